@@ -1,0 +1,337 @@
+//! The board as data: size, points, strong points and the lines through them.
+//!
+//! One [`Board`] value describes any odd board of R rows and C columns with at most 64 points;
+//! the engine has no per-board code. Points are numbered densely, rank by rank from the bottom:
+//!
+//! ```text
+//!   rank 5 | 36 37 38 39 40 41 42 43 44        5x9: point = rank_index * 9 + file_index
+//!   rank 4 | 27 28 29 30 31 32 33 34 35
+//!   rank 3 | 18 19 20 21 22 23 24 25 26        a1 = 0 (strong), i5 = 44, centre e3 = 22
+//!   rank 2 |  9 10 11 12 13 14 15 16 17
+//!   rank 1 |  0  1  2  3  4  5  6  7  8
+//!            a  b  c  d  e  f  g  h  i
+//! ```
+//!
+//! A step in direction `d` adds a fixed offset to the point number (`+1` east, `+C` north, …).
+//! Shifts never wrap because a set is first masked by [`Board::line_start`], the points from which
+//! a line leaves in that direction; a rotate then moves the bits (the offset taken modulo 64 makes
+//! left and right shifts one branch-free instruction).
+
+use crate::bitboard::{Bitboard, Point};
+use std::fmt;
+
+/// The largest number of points a board may have: one bit per point in a `u64`.
+pub const MAX_POINTS: usize = 64;
+
+/// One of the eight directions of a line. `d.opposite()` is `d` with bit 2 flipped.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Direction {
+    East = 0,
+    North = 1,
+    NorthEast = 2,
+    NorthWest = 3,
+    West = 4,
+    South = 5,
+    SouthWest = 6,
+    SouthEast = 7,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 8] = [
+        Direction::East,
+        Direction::North,
+        Direction::NorthEast,
+        Direction::NorthWest,
+        Direction::West,
+        Direction::South,
+        Direction::SouthWest,
+        Direction::SouthEast,
+    ];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline(always)]
+    pub const fn opposite(self) -> Direction {
+        Direction::ALL[self as usize ^ 4]
+    }
+
+    /// (file change, rank change) of one step.
+    pub const fn delta(self) -> (i32, i32) {
+        match self {
+            Direction::East => (1, 0),
+            Direction::North => (0, 1),
+            Direction::NorthEast => (1, 1),
+            Direction::NorthWest => (-1, 1),
+            Direction::West => (-1, 0),
+            Direction::South => (0, -1),
+            Direction::SouthWest => (-1, -1),
+            Direction::SouthEast => (1, -1),
+        }
+    }
+
+    pub const fn is_diagonal(self) -> bool {
+        let (dx, dy) = self.delta();
+        dx != 0 && dy != 0
+    }
+
+    /// The direction with this (file change, rank change), if it is one step.
+    pub fn from_delta(delta: (i32, i32)) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.delta() == delta)
+    }
+}
+
+/// Why a board size is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    Even { rows: usize, columns: usize },
+    TooSmall { rows: usize, columns: usize },
+    TooManyPoints { rows: usize, columns: usize },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SizeError::Even { rows, columns } => write!(
+                f,
+                "board {rows}x{columns} is not supported: rows and columns must both be odd"
+            ),
+            SizeError::TooSmall { rows, columns } => write!(
+                f,
+                "board {rows}x{columns} is not supported: the smallest board is 3x3"
+            ),
+            SizeError::TooManyPoints { rows, columns } => write!(
+                f,
+                "board {rows}x{columns} is not supported: it has {} points, at most {MAX_POINTS} are",
+                rows * columns
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// The geometry of one board size. Cheap to copy around by reference; build it once.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    rows: usize,
+    columns: usize,
+    all: Bitboard,
+    strong: Bitboard,
+    /// Per direction: the points from which a line leads one step that way.
+    line_start: [Bitboard; 8],
+    /// Per direction: the point offset of one step, as a left-rotation amount (mod 64).
+    rotation: [u32; 8],
+}
+
+impl Board {
+    /// The board of `rows` x `columns` points (the paper's R×C; 5x9 is the full game).
+    pub fn new(rows: usize, columns: usize) -> Result<Board, SizeError> {
+        if rows % 2 == 0 || columns % 2 == 0 {
+            return Err(SizeError::Even { rows, columns });
+        }
+        if rows < 3 || columns < 3 {
+            return Err(SizeError::TooSmall { rows, columns });
+        }
+        if rows * columns > MAX_POINTS {
+            return Err(SizeError::TooManyPoints { rows, columns });
+        }
+        let mut board = Board {
+            rows,
+            columns,
+            all: Bitboard::EMPTY,
+            strong: Bitboard::EMPTY,
+            line_start: [Bitboard::EMPTY; 8],
+            rotation: [0; 8],
+        };
+        board.fill_tables();
+        Ok(board)
+    }
+
+    /// The full 5x9 board.
+    pub fn standard() -> Board {
+        Board::new(5, 9).expect("5x9 is a valid board")
+    }
+
+    fn fill_tables(&mut self) {
+        for point in 0..self.points() as Point {
+            self.all = self.all.with(point);
+            if self.is_strong(point) {
+                self.strong = self.strong.with(point);
+            }
+            for dir in Direction::ALL {
+                if self.neighbour(point, dir).is_some() {
+                    self.line_start[dir.index()] = self.line_start[dir.index()].with(point);
+                }
+            }
+        }
+        for dir in Direction::ALL {
+            let (dx, dy) = dir.delta();
+            let offset = dx + dy * self.columns as i32;
+            self.rotation[dir.index()] = offset.rem_euclid(64) as u32;
+        }
+    }
+
+    pub const fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub const fn columns(&self) -> usize {
+        self.columns
+    }
+
+    pub const fn points(&self) -> usize {
+        self.rows * self.columns
+    }
+
+    /// Every point of the board.
+    #[inline(always)]
+    pub const fn all(&self) -> Bitboard {
+        self.all
+    }
+
+    /// The points where diagonal lines cross: file + rank even.
+    pub const fn strong(&self) -> Bitboard {
+        self.strong
+    }
+
+    pub const fn point(&self, file: usize, rank: usize) -> Point {
+        (rank * self.columns + file) as Point
+    }
+
+    pub const fn file(&self, point: Point) -> usize {
+        point as usize % self.columns
+    }
+
+    pub const fn rank(&self, point: Point) -> usize {
+        point as usize / self.columns
+    }
+
+    pub const fn is_strong(&self, point: Point) -> bool {
+        (self.file(point) + self.rank(point)) % 2 == 0
+    }
+
+    /// The point one step from `point` along a line in direction `dir`, if that line exists.
+    /// This is the slow, obvious definition; [`Board::shift`] is the fast one built from it.
+    pub fn neighbour(&self, point: Point, dir: Direction) -> Option<Point> {
+        let (dx, dy) = dir.delta();
+        if dir.is_diagonal() && !self.is_strong(point) {
+            return None;
+        }
+        let file = self.file(point) as i32 + dx;
+        let rank = self.rank(point) as i32 + dy;
+        let inside = (0..self.columns as i32).contains(&file) && (0..self.rows as i32).contains(&rank);
+        inside.then(|| self.point(file as usize, rank as usize))
+    }
+
+    /// The points from which a line leads one step in direction `dir`.
+    #[inline(always)]
+    pub fn line_start(&self, dir: Direction) -> Bitboard {
+        self.line_start[dir.index()]
+    }
+
+    /// Every point of `set` moved one step in direction `dir`; points without such a line drop out.
+    #[inline(always)]
+    pub fn shift(&self, set: Bitboard, dir: Direction) -> Bitboard {
+        let movable = set.0 & self.line_start[dir.index()].0;
+        Bitboard(movable.rotate_left(self.rotation[dir.index()]))
+    }
+
+    /// The points one step in direction `dir` leads into `set`: `shift(set, dir.opposite())`.
+    #[inline(always)]
+    pub fn pull(&self, set: Bitboard, dir: Direction) -> Bitboard {
+        self.shift(set, dir.opposite())
+    }
+
+    /// The name of a point: file letter and rank number, `a1` … `i5`.
+    pub fn point_name(&self, point: Point) -> String {
+        let file = (b'a' + self.file(point) as u8) as char;
+        format!("{file}{}", self.rank(point) + 1)
+    }
+
+    /// The point with this name, if it is on the board.
+    pub fn parse_point(&self, name: &str) -> Option<Point> {
+        let mut chars = name.chars();
+        let file_char = chars.next()?;
+        if !file_char.is_ascii_lowercase() {
+            return None;
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+            return None;
+        }
+        let file = (file_char as u8 - b'a') as usize;
+        let rank = digits.parse::<usize>().ok()?.checked_sub(1)?;
+        (file < self.columns && rank < self.rows).then(|| self.point(file, rank))
+    }
+
+    /// "5x9": rows, then columns.
+    pub fn size_name(&self) -> String {
+        format!("{}x{}", self.rows, self.columns)
+    }
+
+    /// Parse "RxC" (rows x columns), e.g. "5x9".
+    pub fn parse_size(text: &str) -> Result<Board, String> {
+        let (rows, columns) = text
+            .split_once(['x', 'X'])
+            .ok_or_else(|| format!("board size '{text}' is not of the form RxC, e.g. 5x9"))?;
+        let number = |part: &str| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("board size '{text}' is not of the form RxC, e.g. 5x9"))
+        };
+        Board::new(number(rows)?, number(columns)?).map_err(|e| e.to_string())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.size_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(Board::new(5, 9).is_ok());
+        assert!(Board::new(7, 9).is_ok()); // 63 points
+        assert_eq!(Board::new(4, 9), Err(SizeError::Even { rows: 4, columns: 9 }));
+        assert_eq!(Board::new(1, 9), Err(SizeError::TooSmall { rows: 1, columns: 9 }));
+        assert_eq!(Board::new(9, 9), Err(SizeError::TooManyPoints { rows: 9, columns: 9 }));
+        assert!(Board::parse_size("5x").is_err());
+        assert_eq!(Board::parse_size("3x5").unwrap().size_name(), "3x5");
+    }
+
+    #[test]
+    fn shift_agrees_with_neighbour_on_every_board() {
+        for (rows, columns) in [(3, 3), (3, 5), (5, 3), (5, 9), (7, 9), (3, 21), (21, 3)] {
+            let board = Board::new(rows, columns).unwrap();
+            for point in 0..board.points() as Point {
+                for dir in Direction::ALL {
+                    let expected = board.neighbour(point, dir).map(Bitboard::from_point).unwrap_or_default();
+                    assert_eq!(board.shift(Bitboard::from_point(point), dir), expected, "{point} {dir:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strong_points_carry_the_diagonals() {
+        let board = Board::standard();
+        let e3 = board.parse_point("e3").unwrap();
+        let d3 = board.parse_point("d3").unwrap();
+        assert!(board.is_strong(e3) && !board.is_strong(d3));
+        assert_eq!(board.neighbour(e3, Direction::NorthEast), board.parse_point("f4"));
+        assert_eq!(board.neighbour(d3, Direction::NorthEast), None);
+        assert_eq!(board.strong().count(), 23);
+        assert_eq!(board.point_name(44), "i5");
+        assert_eq!(board.parse_point("j1"), None);
+        assert_eq!(board.parse_point("a0"), None);
+    }
+}

@@ -1,0 +1,301 @@
+//! Turn generation with the exact rules of SPEC.md §1.
+//!
+//! One walker enumerates every turn: first the capturing steps found with set operations over all
+//! stones at once, then each chain depth first with the same stone. What happens to each turn is
+//! up to a [`TurnVisitor`]: the notation list ([`turns`]), a counter ([`count_turns`], used by
+//! perft) and the distinct child positions ([`children`], what a solver needs) are three visitors
+//! of the same walk, so they cannot disagree.
+//!
+//! The rules, as implemented here:
+//! - a capture is compulsory: paika (non-capturing steps) only when no stone can capture;
+//! - approach: the point beyond the destination holds an enemy; withdrawal: the point behind the
+//!   origin does; either takes that stone and the unbroken enemy run behind it on the same line;
+//! - a step that is both is two turns;
+//! - after a capture the same stone may go on capturing, and may stop after any step; it never
+//!   lands on a point it occupied earlier in the turn (its origin included) and never steps in
+//!   the direction of its previous step.
+
+use crate::bitboard::{Bitboard, Point};
+use crate::geometry::{Board, Direction};
+use crate::position::Position;
+
+/// How a step captures.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Capture {
+    /// A paika: no capture (only ever the single step of a turn).
+    None,
+    Approach,
+    Withdrawal,
+}
+
+/// One step of a turn: where the stone lands and how it captured.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Step {
+    pub to: Point,
+    pub capture: Capture,
+}
+
+/// A whole turn (one ply): the stone's origin, its steps, and the position it leads to.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Turn {
+    pub origin: Point,
+    pub steps: Vec<Step>,
+    pub result: Position,
+}
+
+impl Turn {
+    pub fn is_capture(&self) -> bool {
+        self.steps[0].capture != Capture::None
+    }
+}
+
+/// Receives every turn of a position as the walker finds it.
+pub trait TurnVisitor {
+    /// A complete turn from `origin` through `steps`, leaving the side that moved with `mover` and
+    /// its opponent with `waiting` (colours not yet swapped).
+    fn turn(&mut self, origin: Point, steps: &[Step], mover: Bitboard, waiting: Bitboard);
+
+    /// Paika steps in direction `dir` from every point of `origins` (there is no capture).
+    /// Visitors that only count can override this with a popcount.
+    fn paika(&mut self, board: &Board, dir: Direction, origins: Bitboard, mover: Bitboard, waiting: Bitboard) {
+        for origin in origins.points() {
+            let from = Bitboard::from_point(origin);
+            let to = board.shift(from, dir);
+            let step = Step { to: to.first(), capture: Capture::None };
+            self.turn(origin, &[step], mover ^ from ^ to, waiting);
+        }
+    }
+}
+
+/// Walk every turn of the side to move (`mover`) against `waiting`.
+#[inline]
+pub fn visit_turns<V: TurnVisitor>(board: &Board, mover: Bitboard, waiting: Bitboard, visitor: &mut V) {
+    let mut walker = ChainWalker { board, visitor, origin: 0, steps: [FILLER; MAX_STEPS], len: 0 };
+    if !walker.first_captures(mover, waiting) {
+        visit_paika(board, mover, waiting, walker.visitor);
+    }
+}
+
+fn visit_paika<V: TurnVisitor>(board: &Board, mover: Bitboard, waiting: Bitboard, visitor: &mut V) {
+    let empty = board.all() & !(mover | waiting);
+    for dir in Direction::ALL {
+        let origins = mover & board.pull(empty, dir);
+        if origins.any() {
+            visitor.paika(board, dir, origins, mover, waiting);
+        }
+    }
+}
+
+/// The stones of `mover` that can start an approach (`.0`) or a withdrawal (`.1`) in direction `dir`.
+#[inline(always)]
+fn capture_origins(board: &Board, dir: Direction, mover: Bitboard, waiting: Bitboard, empty: Bitboard) -> (Bitboard, Bitboard) {
+    let can_step = mover & board.pull(empty, dir);
+    let approach = can_step & board.pull(board.pull(waiting, dir), dir);
+    let withdrawal = can_step & board.shift(waiting, dir);
+    (approach, withdrawal)
+}
+
+/// Whether the side to move has a capture (and so may not play a paika).
+pub fn has_capture(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
+    let empty = board.all() & !(mover | waiting);
+    Direction::ALL.into_iter().any(|dir| {
+        let (approach, withdrawal) = capture_origins(board, dir, mover, waiting, empty);
+        (approach | withdrawal).any()
+    })
+}
+
+/// Whether the side to move has any legal turn at all. A stone that can capture can also step,
+/// so it is enough to look for a stone next to an empty point along a line.
+pub fn has_turn(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
+    let empty = board.all() & !(mover | waiting);
+    Direction::ALL.into_iter().any(|dir| (mover & board.pull(empty, dir)).any())
+}
+
+/// A chain has at most one step per point it can land on.
+const MAX_STEPS: usize = 64;
+const FILLER: Step = Step { to: 0, capture: Capture::None };
+
+/// Depth-first walk of capture chains, keeping the steps of the current turn.
+struct ChainWalker<'a, V> {
+    board: &'a Board,
+    visitor: &'a mut V,
+    origin: Point,
+    steps: [Step; MAX_STEPS],
+    len: usize,
+}
+
+impl<V: TurnVisitor> ChainWalker<'_, V> {
+    /// Every turn that starts with a capture; false if there is none.
+    #[inline(always)]
+    fn first_captures(&mut self, mover: Bitboard, waiting: Bitboard) -> bool {
+        let empty = self.board.all() & !(mover | waiting);
+        let mut found = false;
+        for dir in Direction::ALL {
+            let (approach, withdrawal) = capture_origins(self.board, dir, mover, waiting, empty);
+            found |= (approach | withdrawal).any();
+            for origin in approach.points() {
+                self.start(origin, mover, waiting, dir, Capture::Approach);
+            }
+            for origin in withdrawal.points() {
+                self.start(origin, mover, waiting, dir, Capture::Withdrawal);
+            }
+        }
+        found
+    }
+
+    #[inline(always)]
+    fn start(&mut self, origin: Point, mover: Bitboard, waiting: Bitboard, dir: Direction, capture: Capture) {
+        self.origin = origin;
+        let from = Bitboard::from_point(origin);
+        self.capture(mover, waiting, from, dir, capture, from);
+    }
+
+    /// Play one capturing step of the stone at `from`, report the turn that stops there, and
+    /// follow every continuation.
+    fn capture(&mut self, mover: Bitboard, waiting: Bitboard, from: Bitboard, dir: Direction, capture: Capture, visited: Bitboard) {
+        let board = self.board;
+        let to = board.shift(from, dir);
+        let victims = match capture {
+            Capture::Approach => enemy_run(board, board.shift(to, dir), dir, waiting),
+            _ => enemy_run(board, board.shift(from, dir.opposite()), dir.opposite(), waiting),
+        };
+        let mover = mover ^ from ^ to;
+        let waiting = waiting ^ victims;
+        self.steps[self.len] = Step { to: to.first(), capture };
+        self.len += 1;
+        self.visitor.turn(self.origin, &self.steps[..self.len], mover, waiting);
+        if waiting.any() {
+            self.continue_chain(mover, waiting, to, dir, visited | to);
+        }
+        self.len -= 1;
+    }
+
+    /// The further capturing steps of the stone at `at`, which last moved in direction `last`.
+    #[inline(always)]
+    fn continue_chain(&mut self, mover: Bitboard, waiting: Bitboard, at: Bitboard, last: Direction, visited: Bitboard) {
+        let board = self.board;
+        let free = board.all() & !(mover | waiting | visited);
+        for dir in Direction::ALL {
+            if dir == last {
+                continue;
+            }
+            let to = board.shift(at, dir) & free;
+            if to.is_empty() {
+                continue;
+            }
+            if (board.shift(to, dir) & waiting).any() {
+                self.capture(mover, waiting, at, dir, Capture::Approach, visited);
+            }
+            if (board.shift(at, dir.opposite()) & waiting).any() {
+                self.capture(mover, waiting, at, dir, Capture::Withdrawal, visited);
+            }
+        }
+    }
+}
+
+/// The unbroken run of `waiting` stones starting at `first` and going on in direction `dir`.
+#[inline(always)]
+fn enemy_run(board: &Board, first: Bitboard, dir: Direction, waiting: Bitboard) -> Bitboard {
+    let mut run = Bitboard::EMPTY;
+    let mut point = first;
+    while (point & waiting).any() {
+        run |= point;
+        point = board.shift(point, dir);
+    }
+    run
+}
+
+/// Collects the turns with their steps and resulting positions.
+struct TurnList<'a> {
+    parent: &'a Position,
+    turns: Vec<Turn>,
+}
+
+impl TurnVisitor for TurnList<'_> {
+    fn turn(&mut self, origin: Point, steps: &[Step], mover: Bitboard, waiting: Bitboard) {
+        let result = self.parent.after(mover, waiting);
+        self.turns.push(Turn { origin, steps: steps.to_vec(), result });
+    }
+}
+
+/// Every legal turn of `position`, sorted by origin and steps.
+pub fn turns(board: &Board, position: &Position) -> Vec<Turn> {
+    let mut list = TurnList { parent: position, turns: Vec::new() };
+    visit_turns(board, position.mover, position.waiting, &mut list);
+    list.turns.sort_unstable();
+    list.turns
+}
+
+/// Counts turns; paika are counted a direction at a time.
+struct TurnCounter(u64);
+
+impl TurnVisitor for TurnCounter {
+    #[inline(always)]
+    fn turn(&mut self, _: Point, _: &[Step], _: Bitboard, _: Bitboard) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn paika(&mut self, _: &Board, _: Direction, origins: Bitboard, _: Bitboard, _: Bitboard) {
+        self.0 += origins.count() as u64;
+    }
+}
+
+/// The number of legal turns of `position` (every chain and every stopping point counted).
+#[inline]
+pub fn count_turns(board: &Board, position: &Position) -> u64 {
+    let mut counter = TurnCounter(0);
+    visit_turns(board, position.mover, position.waiting, &mut counter);
+    counter.0
+}
+
+/// Collects the child positions, duplicates included.
+struct ChildList<'a> {
+    parent: &'a Position,
+    children: &'a mut Vec<Position>,
+}
+
+impl TurnVisitor for ChildList<'_> {
+    #[inline(always)]
+    fn turn(&mut self, _: Point, _: &[Step], mover: Bitboard, waiting: Bitboard) {
+        self.children.push(self.parent.after(mover, waiting));
+    }
+}
+
+/// Appends the position after every turn of `position` to `out`, one per turn, duplicates kept.
+pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>) {
+    visit_turns(board, position.mover, position.waiting, &mut ChildList { parent: position, children: out });
+}
+
+/// Appends the distinct positions that the turns of `position` lead to.
+///
+/// Two paika never lead to the same position, so only capture turns (which are never mixed with
+/// paika) need the duplicates removed.
+pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
+    let start = out.len();
+    let mut list = ChildList { parent: position, children: out };
+    let mut walker = ChainWalker { board, visitor: &mut list, origin: 0, steps: [FILLER; MAX_STEPS], len: 0 };
+    if walker.first_captures(position.mover, position.waiting) {
+        let captures = &mut out[start..];
+        captures.sort_unstable();
+        let distinct = dedup_sorted(captures);
+        out.truncate(start + distinct);
+    } else {
+        visit_paika(board, position.mover, position.waiting, &mut list);
+    }
+}
+
+/// Moves the distinct values of a sorted slice to its front; returns how many there are.
+fn dedup_sorted(items: &mut [Position]) -> usize {
+    if items.is_empty() {
+        return 0;
+    }
+    let mut kept = 1;
+    for i in 1..items.len() {
+        if items[i] != items[kept - 1] {
+            items[kept] = items[i];
+            kept += 1;
+        }
+    }
+    kept
+}

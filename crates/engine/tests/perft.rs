@@ -1,0 +1,49 @@
+//! Perft against the reference figures of SPEC.md §4.
+
+use fanorona_engine::{perft, perft_unique, Board, Position, Start};
+
+/// (depth, turns, distinct children per node), 5x9 standard start, SPEC.md §4.
+const STANDARD: [(u32, u64, u64); 6] = [
+    (1, 5, 5),
+    (2, 39, 39),
+    (3, 724, 724),
+    (4, 18_026, 18_026),
+    (5, 431_852, 431_830),
+    (6, 9_205_774, 9_204_447),
+];
+
+/// Left-right start, turns, depths 1–5, SPEC.md §4.
+const LEFT_RIGHT: [u64; 5] = [5, 21, 313, 10_893, 154_483];
+
+fn standard_start() -> (Board, Position) {
+    let board = Board::standard();
+    let start = Position::standard_start(&board);
+    (board, start)
+}
+
+#[test]
+fn standard_start_to_depth_5() {
+    let (board, start) = standard_start();
+    for &(depth, turns, unique) in &STANDARD[..5] {
+        assert_eq!(perft(&board, &start, depth), turns, "turns at depth {depth}");
+        assert_eq!(perft_unique(&board, &start, depth), unique, "distinct children at depth {depth}");
+    }
+}
+
+#[test]
+#[ignore = "about a second in release, longer in debug: cargo test --release -- --ignored"]
+fn standard_start_depth_6() {
+    let (board, start) = standard_start();
+    let (depth, turns, unique) = STANDARD[5];
+    assert_eq!(perft(&board, &start, depth), turns);
+    assert_eq!(perft_unique(&board, &start, depth), unique);
+}
+
+#[test]
+fn left_right_start_to_depth_5() {
+    let board = Board::standard();
+    let start = Start::LeftRight.position(&board).unwrap();
+    for (depth, &turns) in (1..).zip(LEFT_RIGHT.iter()) {
+        assert_eq!(perft(&board, &start, depth), turns, "turns at depth {depth}");
+    }
+}
