@@ -6,7 +6,8 @@
 //!
 //! let (board, start) = parse_position("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w").unwrap();
 //! let names: Vec<String> = turns(&board, &start).iter().map(|t| format_turn(&board, t)).collect();
-//! assert_eq!(names, ["d2-e3A", "d3-e3A", "e2-e3A", "f2-e3A", "f3-e3W"]);
+//! // d3 both approaches f3 and withdraws from c3: two turns.
+//! assert_eq!(names, ["d2-e3A", "e2-e3A", "f2-e3A", "d3-e3A", "d3-e3W"]);
 //! ```
 //!
 //! Modules, each owning one thing:

@@ -1,1 +1,38 @@
-fn main() {}
+//! The `fanorona` command: one subcommand per user job (SPEC.md §5).
+
+mod commands;
+mod output;
+mod setup;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "fanorona", version, about = "Fanorona engine and solver: perft, legal turns, boards")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Perft(commands::perft::PerftArgs),
+    Moves(commands::moves::MovesArgs),
+    Show(commands::show::ShowArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => args.run(),
+        Command::Moves(args) => args.run(),
+        Command::Show(args) => args.run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}

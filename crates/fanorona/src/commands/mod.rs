@@ -1,0 +1,5 @@
+//! One module per subcommand, each an `Args` struct with `run()`.
+
+pub mod moves;
+pub mod perft;
+pub mod show;

@@ -1,0 +1,37 @@
+//! What every command shares about output: the error type and its exit codes, and JSON printing.
+
+use std::fmt;
+
+/// An error that ends a command.
+#[derive(Debug)]
+pub enum CliError {
+    /// The user's input is wrong (a position, a size, an option): exit code 2, like a usage error.
+    Input(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<fanorona_engine::NotationError> for CliError {
+    fn from(error: fanorona_engine::NotationError) -> Self {
+        CliError::Input(error.to_string())
+    }
+}
+
+/// Print one JSON document on stdout.
+pub fn print_json(value: &impl serde::Serialize) {
+    println!("{}", serde_json::to_string(value).expect("plain data always serialises"));
+}
