@@ -19,9 +19,13 @@ fn perft_standard(c: &mut Criterion) {
     }
     let lr = Start::LeftRight.position(&board).unwrap();
     group.throughput(Throughput::Elements(perft(&board, &lr, 5)));
-    group.bench_function("turns/5x9-left-right/5", |b| b.iter(|| perft(&board, black_box(&lr), 5)));
+    group.bench_function("turns/5x9-left-right/5", |b| {
+        b.iter(|| perft(&board, black_box(&lr), 5))
+    });
     group.throughput(Throughput::Elements(perft_unique(&board, &start, 5)));
-    group.bench_function("unique/5x9/5", |b| b.iter(|| perft_unique(&board, black_box(&start), 5)));
+    group.bench_function("unique/5x9/5", |b| {
+        b.iter(|| perft_unique(&board, black_box(&start), 5))
+    });
     group.finish();
 }
 

@@ -142,6 +142,9 @@ mod tests {
         assert_eq!(set.points().collect::<Vec<_>>(), vec![0, 9, 44]);
         assert_eq!(set.count(), 3);
         assert!(set.contains(44) && !set.contains(43));
-        assert_eq!(set.without(9).with(63).points().collect::<Vec<_>>(), vec![0, 44, 63]);
+        assert_eq!(
+            set.without(9).with(63).points().collect::<Vec<_>>(),
+            vec![0, 44, 63]
+        );
     }
 }

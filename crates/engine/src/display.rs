@@ -15,12 +15,22 @@ pub fn draw(board: &Board, position: &Position) -> String {
     let label_width = board.rows().to_string().len();
     let mut lines = Vec::new();
     for rank in (0..board.rows()).rev() {
-        lines.push(format!("{:>label_width$}  {}", rank + 1, point_row(board, position, rank)));
+        lines.push(format!(
+            "{:>label_width$}  {}",
+            rank + 1,
+            point_row(board, position, rank)
+        ));
         if rank > 0 {
-            lines.push(format!("{:>label_width$}  {}", "", link_row(board, rank - 1)));
+            lines.push(format!(
+                "{:>label_width$}  {}",
+                "",
+                link_row(board, rank - 1)
+            ));
         }
     }
-    let files: Vec<String> = (0..board.columns()).map(|file| ((b'a' + file as u8) as char).to_string()).collect();
+    let files: Vec<String> = (0..board.columns())
+        .map(|file| ((b'a' + file as u8) as char).to_string())
+        .collect();
     lines.push(format!("{:>label_width$}  {}", "", files.join("   ")));
     let side = match position.side {
         Color::White => "White",
@@ -46,7 +56,11 @@ fn point_row(board: &Board, position: &Position, rank: usize) -> String {
 fn link_row(board: &Board, below: usize) -> String {
     let mut row = String::from("|");
     for file in 0..board.columns() - 1 {
-        row.push_str(if board.is_strong(board.point(file, below)) { " / |" } else { " \\ |" });
+        row.push_str(if board.is_strong(board.point(file, below)) {
+            " / |"
+        } else {
+            " \\ |"
+        });
     }
     row
 }

@@ -23,30 +23,32 @@ use std::fmt;
 /// The largest number of points a board may have: one bit per point in a `u64`.
 pub const MAX_POINTS: usize = 64;
 
-/// One of the eight directions of a line. `d.opposite()` is `d` with bit 2 flipped.
+/// One of the eight directions of a line, numbered in the order of their point offsets
+/// (south-west −C−1 first, north-east +C+1 last). So the neighbours of any point, listed by point
+/// number, come in direction order, and `d.opposite()` is `7 − d`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Direction {
-    East = 0,
-    North = 1,
-    NorthEast = 2,
-    NorthWest = 3,
-    West = 4,
-    South = 5,
-    SouthWest = 6,
-    SouthEast = 7,
+    SouthWest = 0,
+    South = 1,
+    SouthEast = 2,
+    West = 3,
+    East = 4,
+    NorthWest = 5,
+    North = 6,
+    NorthEast = 7,
 }
 
 impl Direction {
     pub const ALL: [Direction; 8] = [
+        Direction::SouthWest,
+        Direction::South,
+        Direction::SouthEast,
+        Direction::West,
         Direction::East,
+        Direction::NorthWest,
         Direction::North,
         Direction::NorthEast,
-        Direction::NorthWest,
-        Direction::West,
-        Direction::South,
-        Direction::SouthWest,
-        Direction::SouthEast,
     ];
 
     #[inline(always)]
@@ -56,7 +58,7 @@ impl Direction {
 
     #[inline(always)]
     pub const fn opposite(self) -> Direction {
-        Direction::ALL[self as usize ^ 4]
+        Direction::ALL[7 - self as usize]
     }
 
     /// (file change, rank change) of one step.
@@ -125,6 +127,11 @@ pub struct Board {
     line_start: [Bitboard; 8],
     /// Per direction: the point offset of one step, as a left-rotation amount (mod 64).
     rotation: [u32; 8],
+    /// Per point: the points one step away, and the directions (bit per [`Direction::index`])
+    /// in which they lie.
+    ring: [(Bitboard, u8); MAX_POINTS],
+    /// Per point: the points two steps away on a straight line, and their directions.
+    outer_ring: [(Bitboard, u8); MAX_POINTS],
 }
 
 impl Board {
@@ -146,6 +153,8 @@ impl Board {
             strong: Bitboard::EMPTY,
             line_start: [Bitboard::EMPTY; 8],
             rotation: [0; 8],
+            ring: [(Bitboard::EMPTY, 0); MAX_POINTS],
+            outer_ring: [(Bitboard::EMPTY, 0); MAX_POINTS],
         };
         board.fill_tables();
         Ok(board)
@@ -163,8 +172,14 @@ impl Board {
                 self.strong = self.strong.with(point);
             }
             for dir in Direction::ALL {
-                if self.neighbour(point, dir).is_some() {
+                if let Some(next) = self.neighbour(point, dir) {
                     self.line_start[dir.index()] = self.line_start[dir.index()].with(point);
+                    let ring = &mut self.ring[point as usize];
+                    *ring = (ring.0.with(next), ring.1 | 1 << dir.index());
+                    if let Some(beyond) = self.neighbour(next, dir) {
+                        let outer = &mut self.outer_ring[point as usize];
+                        *outer = (outer.0.with(beyond), outer.1 | 1 << dir.index());
+                    }
                 }
             }
         }
@@ -223,7 +238,8 @@ impl Board {
         }
         let file = self.file(point) as i32 + dx;
         let rank = self.rank(point) as i32 + dy;
-        let inside = (0..self.columns as i32).contains(&file) && (0..self.rows as i32).contains(&rank);
+        let inside =
+            (0..self.columns as i32).contains(&file) && (0..self.rows as i32).contains(&rank);
         inside.then(|| self.point(file as usize, rank as usize))
     }
 
@@ -231,6 +247,21 @@ impl Board {
     #[inline(always)]
     pub fn line_start(&self, dir: Direction) -> Bitboard {
         self.line_start[dir.index()]
+    }
+
+    /// The directions (bit per [`Direction::index`]) in which a point of `set` lies one step
+    /// from `point`.
+    #[inline(always)]
+    pub fn neighbours_in(&self, point: Point, set: Bitboard) -> u8 {
+        let (ring, directions) = self.ring[point as usize];
+        gather_directions(set, ring, directions)
+    }
+
+    /// The directions in which a point of `set` lies two steps from `point` on a straight line.
+    #[inline(always)]
+    pub fn jumps_in(&self, point: Point, set: Bitboard) -> u8 {
+        let (outer_ring, directions) = self.outer_ring[point as usize];
+        gather_directions(set, outer_ring, directions)
     }
 
     /// Every point of `set` moved one step in direction `dir`; points without such a line drop out.
@@ -260,7 +291,10 @@ impl Board {
             return None;
         }
         let digits = chars.as_str();
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        if digits.is_empty()
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
             return None;
         }
         let file = (file_char as u8 - b'a') as usize;
@@ -287,6 +321,39 @@ impl Board {
     }
 }
 
+/// Which of the points of `ring` (one per direction of `directions`) are in `set`, as directions.
+///
+/// The points of a ring listed by point number are in direction order, so `pext` packs the
+/// members in that order and `pdep` spreads them onto their direction bits.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn gather_directions(set: Bitboard, ring: Bitboard, directions: u8) -> u8 {
+    use std::arch::x86_64::{_pdep_u64, _pext_u64};
+    // Safety: BMI2 is enabled for the whole build (this function exists only under that cfg).
+    unsafe { _pdep_u64(_pext_u64(set.0, ring.0), directions as u64) as u8 }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn gather_directions(set: Bitboard, ring: Bitboard, directions: u8) -> u8 {
+    portable_gather_directions(set, ring, directions)
+}
+
+/// [`gather_directions`] without BMI2: walk the ring's points and direction bits together.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+#[inline(always)]
+fn portable_gather_directions(set: Bitboard, ring: Bitboard, mut directions: u8) -> u8 {
+    let mut found = 0;
+    for point in ring.points() {
+        let direction_bit = directions & directions.wrapping_neg();
+        directions ^= direction_bit;
+        if set.contains(point) {
+            found |= direction_bit;
+        }
+    }
+    found
+}
+
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({})", self.size_name())
@@ -301,9 +368,27 @@ mod tests {
     fn sizes_are_checked() {
         assert!(Board::new(5, 9).is_ok());
         assert!(Board::new(7, 9).is_ok()); // 63 points
-        assert_eq!(Board::new(4, 9), Err(SizeError::Even { rows: 4, columns: 9 }));
-        assert_eq!(Board::new(1, 9), Err(SizeError::TooSmall { rows: 1, columns: 9 }));
-        assert_eq!(Board::new(9, 9), Err(SizeError::TooManyPoints { rows: 9, columns: 9 }));
+        assert_eq!(
+            Board::new(4, 9),
+            Err(SizeError::Even {
+                rows: 4,
+                columns: 9
+            })
+        );
+        assert_eq!(
+            Board::new(1, 9),
+            Err(SizeError::TooSmall {
+                rows: 1,
+                columns: 9
+            })
+        );
+        assert_eq!(
+            Board::new(9, 9),
+            Err(SizeError::TooManyPoints {
+                rows: 9,
+                columns: 9
+            })
+        );
         assert!(Board::parse_size("5x").is_err());
         assert_eq!(Board::parse_size("3x5").unwrap().size_name(), "3x5");
     }
@@ -314,9 +399,48 @@ mod tests {
             let board = Board::new(rows, columns).unwrap();
             for point in 0..board.points() as Point {
                 for dir in Direction::ALL {
-                    let expected = board.neighbour(point, dir).map(Bitboard::from_point).unwrap_or_default();
-                    assert_eq!(board.shift(Bitboard::from_point(point), dir), expected, "{point} {dir:?}");
+                    let expected = board
+                        .neighbour(point, dir)
+                        .map(Bitboard::from_point)
+                        .unwrap_or_default();
+                    assert_eq!(
+                        board.shift(Bitboard::from_point(point), dir),
+                        expected,
+                        "{point} {dir:?}"
+                    );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn direction_gathering_matches_the_neighbours() {
+        let board = Board::new(5, 9).unwrap();
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let set = Bitboard(seed) & board.all();
+            for point in 0..board.points() as Point {
+                let expected: u8 = Direction::ALL
+                    .into_iter()
+                    .filter(|&d| board.neighbour(point, d).is_some_and(|n| set.contains(n)))
+                    .map(|d| 1 << d.index())
+                    .sum();
+                assert_eq!(board.neighbours_in(point, set), expected);
+                let (ring, dirs) = board.ring[point as usize];
+                assert_eq!(portable_gather_directions(set, ring, dirs), expected);
+                let jumps: u8 = Direction::ALL
+                    .into_iter()
+                    .filter(|&d| {
+                        let next = board.neighbour(point, d);
+                        next.and_then(|n| board.neighbour(n, d))
+                            .is_some_and(|j| set.contains(j))
+                    })
+                    .map(|d| 1 << d.index())
+                    .sum();
+                assert_eq!(board.jumps_in(point, set), jumps);
             }
         }
     }
@@ -327,7 +451,10 @@ mod tests {
         let e3 = board.parse_point("e3").unwrap();
         let d3 = board.parse_point("d3").unwrap();
         assert!(board.is_strong(e3) && !board.is_strong(d3));
-        assert_eq!(board.neighbour(e3, Direction::NorthEast), board.parse_point("f4"));
+        assert_eq!(
+            board.neighbour(e3, Direction::NorthEast),
+            board.parse_point("f4")
+        );
         assert_eq!(board.neighbour(d3, Direction::NorthEast), None);
         assert_eq!(board.strong().count(), 23);
         assert_eq!(board.point_name(44), "i5");

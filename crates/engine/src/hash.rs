@@ -31,9 +31,20 @@ mod tests {
 
     #[test]
     fn side_and_roles_change_the_hash() {
-        let a = Position { mover: Bitboard(1), waiting: Bitboard(2), side: Color::White };
-        let b = Position { side: Color::Black, ..a };
-        let c = Position { mover: Bitboard(2), waiting: Bitboard(1), ..a };
+        let a = Position {
+            mover: Bitboard(1),
+            waiting: Bitboard(2),
+            side: Color::White,
+        };
+        let b = Position {
+            side: Color::Black,
+            ..a
+        };
+        let c = Position {
+            mover: Bitboard(2),
+            waiting: Bitboard(1),
+            ..a
+        };
         assert_ne!(hash(&a), hash(&b));
         assert_ne!(hash(&a), hash(&c));
         assert_eq!(hash(&a), hash(&a.clone()));

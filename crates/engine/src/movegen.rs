@@ -51,26 +51,95 @@ impl Turn {
 
 /// Receives every turn of a position as the walker finds it.
 pub trait TurnVisitor {
+    /// A visitor that only counts turns. The walker may then count a turn it knows ends (a paika,
+    /// or a capture after which the chain cannot go on) with [`TurnVisitor::count`], without
+    /// playing it.
+    const COUNT_ONLY: bool = false;
+
     /// A complete turn from `origin` through `steps`, leaving the side that moved with `mover` and
     /// its opponent with `waiting` (colours not yet swapped).
     fn turn(&mut self, origin: Point, steps: &[Step], mover: Bitboard, waiting: Bitboard);
 
-    /// Paika steps in direction `dir` from every point of `origins` (there is no capture).
-    /// Visitors that only count can override this with a popcount.
-    fn paika(&mut self, board: &Board, dir: Direction, origins: Bitboard, mover: Bitboard, waiting: Bitboard) {
-        for origin in origins.points() {
-            let from = Bitboard::from_point(origin);
-            let to = board.shift(from, dir);
-            let step = Step { to: to.first(), capture: Capture::None };
-            self.turn(origin, &[step], mover ^ from ^ to, waiting);
-        }
+    /// `turns` more turns, not played; only called when [`TurnVisitor::COUNT_ONLY`].
+    fn count(&mut self, turns: u64) {
+        let _ = turns;
     }
+}
+
+/// The points from which a capturing step is possible in each direction, for a stone standing
+/// there, given the empty points and the waiting stones.
+struct CaptureReach {
+    approach: [Bitboard; 8],
+    withdrawal: [Bitboard; 8],
+}
+
+impl CaptureReach {
+    #[inline(always)]
+    fn new(board: &Board, waiting: Bitboard, empty: Bitboard) -> CaptureReach {
+        let mut reach = CaptureReach {
+            approach: [Bitboard::EMPTY; 8],
+            withdrawal: [Bitboard::EMPTY; 8],
+        };
+        for dir in Direction::ALL {
+            let can_step = board.pull(empty, dir);
+            reach.approach[dir.index()] = can_step & board.pull(board.pull(waiting, dir), dir);
+            reach.withdrawal[dir.index()] = can_step & board.shift(waiting, dir);
+        }
+        reach
+    }
+
+    /// The points from which a capturing step is possible in some direction other than `dir`.
+    #[inline(always)]
+    fn in_other_directions(&self, dir: Direction) -> Bitboard {
+        let mut union = Bitboard::EMPTY;
+        for other in Direction::ALL {
+            if other != dir {
+                union |= self.approach[other.index()] | self.withdrawal[other.index()];
+            }
+        }
+        union
+    }
+}
+
+/// One capturing step of the stone on `from` in direction `dir`: where it lands, and the sides'
+/// stones afterwards.
+#[inline(always)]
+fn capture_step(
+    board: &Board,
+    mover: Bitboard,
+    waiting: Bitboard,
+    from: Bitboard,
+    dir: Direction,
+    capture: Capture,
+) -> (Bitboard, Bitboard, Bitboard) {
+    let to = board.shift(from, dir);
+    let victims = match capture {
+        Capture::Approach => enemy_run(board, board.shift(to, dir), dir, waiting),
+        _ => enemy_run(
+            board,
+            board.shift(from, dir.opposite()),
+            dir.opposite(),
+            waiting,
+        ),
+    };
+    (to, mover ^ from ^ to, waiting ^ victims)
 }
 
 /// Walk every turn of the side to move (`mover`) against `waiting`.
 #[inline]
-pub fn visit_turns<V: TurnVisitor>(board: &Board, mover: Bitboard, waiting: Bitboard, visitor: &mut V) {
-    let mut walker = ChainWalker { board, visitor, origin: 0, steps: [FILLER; MAX_STEPS], len: 0 };
+pub fn visit_turns<V: TurnVisitor>(
+    board: &Board,
+    mover: Bitboard,
+    waiting: Bitboard,
+    visitor: &mut V,
+) {
+    let mut walker = ChainWalker {
+        board,
+        visitor,
+        origin: 0,
+        steps: [FILLER; MAX_STEPS],
+        len: 0,
+    };
     if !walker.first_captures(mover, waiting) {
         visit_paika(board, mover, waiting, walker.visitor);
     }
@@ -80,40 +149,50 @@ fn visit_paika<V: TurnVisitor>(board: &Board, mover: Bitboard, waiting: Bitboard
     let empty = board.all() & !(mover | waiting);
     for dir in Direction::ALL {
         let origins = mover & board.pull(empty, dir);
-        if origins.any() {
-            visitor.paika(board, dir, origins, mover, waiting);
+        if V::COUNT_ONLY {
+            visitor.count(origins.count() as u64);
+            continue;
+        }
+        for origin in origins.points() {
+            let from = Bitboard::from_point(origin);
+            let to = board.shift(from, dir);
+            visitor.turn(
+                origin,
+                &[Step {
+                    to: to.first(),
+                    capture: Capture::None,
+                }],
+                mover ^ from ^ to,
+                waiting,
+            );
         }
     }
-}
-
-/// The stones of `mover` that can start an approach (`.0`) or a withdrawal (`.1`) in direction `dir`.
-#[inline(always)]
-fn capture_origins(board: &Board, dir: Direction, mover: Bitboard, waiting: Bitboard, empty: Bitboard) -> (Bitboard, Bitboard) {
-    let can_step = mover & board.pull(empty, dir);
-    let approach = can_step & board.pull(board.pull(waiting, dir), dir);
-    let withdrawal = can_step & board.shift(waiting, dir);
-    (approach, withdrawal)
 }
 
 /// Whether the side to move has a capture (and so may not play a paika).
 pub fn has_capture(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
     let empty = board.all() & !(mover | waiting);
-    Direction::ALL.into_iter().any(|dir| {
-        let (approach, withdrawal) = capture_origins(board, dir, mover, waiting, empty);
-        (approach | withdrawal).any()
-    })
+    let reach = CaptureReach::new(board, waiting, empty);
+    Direction::ALL
+        .into_iter()
+        .any(|dir| (mover & (reach.approach[dir.index()] | reach.withdrawal[dir.index()])).any())
 }
 
 /// Whether the side to move has any legal turn at all. A stone that can capture can also step,
 /// so it is enough to look for a stone next to an empty point along a line.
 pub fn has_turn(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
     let empty = board.all() & !(mover | waiting);
-    Direction::ALL.into_iter().any(|dir| (mover & board.pull(empty, dir)).any())
+    Direction::ALL
+        .into_iter()
+        .any(|dir| (mover & board.pull(empty, dir)).any())
 }
 
 /// A chain has at most one step per point it can land on.
 const MAX_STEPS: usize = 64;
-const FILLER: Step = Step { to: 0, capture: Capture::None };
+const FILLER: Step = Step {
+    to: 0,
+    capture: Capture::None,
+};
 
 /// Depth-first walk of capture chains, keeping the steps of the current turn.
 struct ChainWalker<'a, V> {
@@ -126,25 +205,76 @@ struct ChainWalker<'a, V> {
 
 impl<V: TurnVisitor> ChainWalker<'_, V> {
     /// Every turn that starts with a capture; false if there is none.
+    ///
+    /// Whether a first capture can continue is decided for all stones at once from the position
+    /// before the turn: the stones it takes lie on its own line, where the next step is either in
+    /// the same direction (forbidden) or back onto its origin (visited), so they never matter.
     #[inline(always)]
     fn first_captures(&mut self, mover: Bitboard, waiting: Bitboard) -> bool {
-        let empty = self.board.all() & !(mover | waiting);
+        let board = self.board;
+        let empty = board.all() & !(mover | waiting);
+        let reach = CaptureReach::new(board, waiting, empty);
         let mut found = false;
         for dir in Direction::ALL {
-            let (approach, withdrawal) = capture_origins(self.board, dir, mover, waiting, empty);
-            found |= (approach | withdrawal).any();
-            for origin in approach.points() {
-                self.start(origin, mover, waiting, dir, Capture::Approach);
+            let approach = mover & reach.approach[dir.index()];
+            let withdrawal = mover & reach.withdrawal[dir.index()];
+            if (approach | withdrawal).is_empty() {
+                continue;
             }
-            for origin in withdrawal.points() {
-                self.start(origin, mover, waiting, dir, Capture::Withdrawal);
+            found = true;
+            let may_continue = board.pull(reach.in_other_directions(dir), dir);
+            for (capture, origins) in [
+                (Capture::Approach, approach),
+                (Capture::Withdrawal, withdrawal),
+            ] {
+                self.final_captures(mover, waiting, dir, capture, origins & !may_continue);
+                for origin in (origins & may_continue).points() {
+                    self.start(origin, mover, waiting, dir, capture);
+                }
             }
         }
         found
     }
 
+    /// Single-step captures in direction `dir` from every point of `origins`, where none can go on.
     #[inline(always)]
-    fn start(&mut self, origin: Point, mover: Bitboard, waiting: Bitboard, dir: Direction, capture: Capture) {
+    fn final_captures(
+        &mut self,
+        mover: Bitboard,
+        waiting: Bitboard,
+        dir: Direction,
+        capture: Capture,
+        origins: Bitboard,
+    ) {
+        if V::COUNT_ONLY {
+            self.visitor.count(origins.count() as u64);
+            return;
+        }
+        for origin in origins.points() {
+            let from = Bitboard::from_point(origin);
+            let (to, mover_after, waiting_after) =
+                capture_step(self.board, mover, waiting, from, dir, capture);
+            self.visitor.turn(
+                origin,
+                &[Step {
+                    to: to.first(),
+                    capture,
+                }],
+                mover_after,
+                waiting_after,
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn start(
+        &mut self,
+        origin: Point,
+        mover: Bitboard,
+        waiting: Bitboard,
+        dir: Direction,
+        capture: Capture,
+    ) {
         self.origin = origin;
         let from = Bitboard::from_point(origin);
         self.capture(mover, waiting, from, dir, capture, from);
@@ -152,18 +282,23 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
 
     /// Play one capturing step of the stone at `from`, report the turn that stops there, and
     /// follow every continuation.
-    fn capture(&mut self, mover: Bitboard, waiting: Bitboard, from: Bitboard, dir: Direction, capture: Capture, visited: Bitboard) {
-        let board = self.board;
-        let to = board.shift(from, dir);
-        let victims = match capture {
-            Capture::Approach => enemy_run(board, board.shift(to, dir), dir, waiting),
-            _ => enemy_run(board, board.shift(from, dir.opposite()), dir.opposite(), waiting),
+    fn capture(
+        &mut self,
+        mover: Bitboard,
+        waiting: Bitboard,
+        from: Bitboard,
+        dir: Direction,
+        capture: Capture,
+        visited: Bitboard,
+    ) {
+        let (to, mover, waiting) = capture_step(self.board, mover, waiting, from, dir, capture);
+        self.steps[self.len] = Step {
+            to: to.first(),
+            capture,
         };
-        let mover = mover ^ from ^ to;
-        let waiting = waiting ^ victims;
-        self.steps[self.len] = Step { to: to.first(), capture };
         self.len += 1;
-        self.visitor.turn(self.origin, &self.steps[..self.len], mover, waiting);
+        self.visitor
+            .turn(self.origin, &self.steps[..self.len], mover, waiting);
         if waiting.any() {
             self.continue_chain(mover, waiting, to, dir, visited | to);
         }
@@ -172,25 +307,77 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
 
     /// The further capturing steps of the stone at `at`, which last moved in direction `last`.
     #[inline(always)]
-    fn continue_chain(&mut self, mover: Bitboard, waiting: Bitboard, at: Bitboard, last: Direction, visited: Bitboard) {
+    fn continue_chain(
+        &mut self,
+        mover: Bitboard,
+        waiting: Bitboard,
+        at: Bitboard,
+        last: Direction,
+        visited: Bitboard,
+    ) {
         let board = self.board;
         let free = board.all() & !(mover | waiting | visited);
-        for dir in Direction::ALL {
-            if dir == last {
-                continue;
-            }
-            let to = board.shift(at, dir) & free;
-            if to.is_empty() {
-                continue;
-            }
-            if (board.shift(to, dir) & waiting).any() {
-                self.capture(mover, waiting, at, dir, Capture::Approach, visited);
-            }
-            if (board.shift(at, dir.opposite()) & waiting).any() {
-                self.capture(mover, waiting, at, dir, Capture::Withdrawal, visited);
+        let (approach, withdrawal) =
+            continuation_directions(board, at.first(), free, waiting, last);
+        for (capture, directions) in [
+            (Capture::Approach, approach),
+            (Capture::Withdrawal, withdrawal),
+        ] {
+            for dir in direction_set(directions) {
+                if V::COUNT_ONLY && !can_go_on(board, board.shift(at, dir), dir, free, waiting) {
+                    self.visitor.count(1);
+                } else {
+                    self.capture(mover, waiting, at, dir, capture, visited);
+                }
             }
         }
     }
+}
+
+/// Whether a stone that lands on `to` by a capturing step in direction `dir` can capture again,
+/// judged before that step is played. The stones the step takes do not matter: they lie on its
+/// line, ahead (where going on is forbidden, the same direction) or behind its origin (which it
+/// may not revisit).
+#[inline(always)]
+fn can_go_on(
+    board: &Board,
+    to: Bitboard,
+    dir: Direction,
+    free: Bitboard,
+    waiting: Bitboard,
+) -> bool {
+    let (approach, withdrawal) = continuation_directions(board, to.first(), free, waiting, dir);
+    approach | withdrawal != 0
+}
+
+/// The directions (as bit sets by [`Direction::index`]) in which the stone on `at` can go on
+/// with an approach and with a withdrawal, computed for all eight directions at once.
+#[inline(always)]
+fn continuation_directions(
+    board: &Board,
+    at: Point,
+    free: Bitboard,
+    waiting: Bitboard,
+    last: Direction,
+) -> (u8, u8) {
+    let open = board.neighbours_in(at, free) & !(1u8 << last.index());
+    let enemy_beyond = board.jumps_in(at, waiting);
+    // An enemy next to `at` in direction d is behind a step in the opposite direction, 7 − d.
+    let enemy_behind = board.neighbours_in(at, waiting).reverse_bits();
+    (open & enemy_beyond, open & enemy_behind)
+}
+
+/// The directions of a bit set made by [`continuation_directions`].
+#[inline(always)]
+fn direction_set(mut set: u8) -> impl Iterator<Item = Direction> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let index = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(Direction::ALL[index])
+    })
 }
 
 /// The unbroken run of `waiting` stones starting at `first` and going on in direction `dir`.
@@ -214,30 +401,39 @@ struct TurnList<'a> {
 impl TurnVisitor for TurnList<'_> {
     fn turn(&mut self, origin: Point, steps: &[Step], mover: Bitboard, waiting: Bitboard) {
         let result = self.parent.after(mover, waiting);
-        self.turns.push(Turn { origin, steps: steps.to_vec(), result });
+        self.turns.push(Turn {
+            origin,
+            steps: steps.to_vec(),
+            result,
+        });
     }
 }
 
 /// Every legal turn of `position`, sorted by origin and steps.
 pub fn turns(board: &Board, position: &Position) -> Vec<Turn> {
-    let mut list = TurnList { parent: position, turns: Vec::new() };
+    let mut list = TurnList {
+        parent: position,
+        turns: Vec::new(),
+    };
     visit_turns(board, position.mover, position.waiting, &mut list);
     list.turns.sort_unstable();
     list.turns
 }
 
-/// Counts turns; paika are counted a direction at a time.
+/// Counts turns, most of them without playing them.
 struct TurnCounter(u64);
 
 impl TurnVisitor for TurnCounter {
+    const COUNT_ONLY: bool = true;
+
     #[inline(always)]
     fn turn(&mut self, _: Point, _: &[Step], _: Bitboard, _: Bitboard) {
         self.0 += 1;
     }
 
     #[inline(always)]
-    fn paika(&mut self, _: &Board, _: Direction, origins: Bitboard, _: Bitboard, _: Bitboard) {
-        self.0 += origins.count() as u64;
+    fn count(&mut self, turns: u64) {
+        self.0 += turns;
     }
 }
 
@@ -264,7 +460,15 @@ impl TurnVisitor for ChildList<'_> {
 
 /// Appends the position after every turn of `position` to `out`, one per turn, duplicates kept.
 pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>) {
-    visit_turns(board, position.mover, position.waiting, &mut ChildList { parent: position, children: out });
+    visit_turns(
+        board,
+        position.mover,
+        position.waiting,
+        &mut ChildList {
+            parent: position,
+            children: out,
+        },
+    );
 }
 
 /// Appends the distinct positions that the turns of `position` lead to.
@@ -273,8 +477,17 @@ pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>)
 /// paika) need the duplicates removed.
 pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let start = out.len();
-    let mut list = ChildList { parent: position, children: out };
-    let mut walker = ChainWalker { board, visitor: &mut list, origin: 0, steps: [FILLER; MAX_STEPS], len: 0 };
+    let mut list = ChildList {
+        parent: position,
+        children: out,
+    };
+    let mut walker = ChainWalker {
+        board,
+        visitor: &mut list,
+        origin: 0,
+        steps: [FILLER; MAX_STEPS],
+        len: 0,
+    };
     if walker.first_captures(position.mover, position.waiting) {
         let captures = &mut out[start..];
         captures.sort_unstable();

@@ -25,7 +25,11 @@ pub enum NotationError {
     /// An empty-run count of zero, in the given rank.
     ZeroRun { rank: usize },
     /// A rank of another width than the first one.
-    RaggedRank { rank: usize, width: usize, expected: usize },
+    RaggedRank {
+        rank: usize,
+        width: usize,
+        expected: usize,
+    },
     /// A board size the engine does not support.
     Size(SizeError),
     /// A turn that is not written as origin, then `-point` steps with `A`/`W`.
@@ -79,10 +83,22 @@ pub fn parse_position(text: &str) -> Result<(Board, Position), NotationError> {
     if let Some(extra) = fields.next() {
         return Err(NotationError::TrailingText(extra.to_string()));
     }
-    let ranks = ranks_text.split('/').enumerate().map(|(i, rank)| parse_rank(i + 1, rank)).collect::<Result<Vec<_>, _>>()?;
+    let ranks = ranks_text
+        .split('/')
+        .enumerate()
+        .map(|(i, rank)| parse_rank(i + 1, rank))
+        .collect::<Result<Vec<_>, _>>()?;
     let columns = ranks[0].len();
-    if let Some((i, rank)) = ranks.iter().enumerate().find(|(_, rank)| rank.len() != columns) {
-        return Err(NotationError::RaggedRank { rank: i + 1, width: rank.len(), expected: columns });
+    if let Some((i, rank)) = ranks
+        .iter()
+        .enumerate()
+        .find(|(_, rank)| rank.len() != columns)
+    {
+        return Err(NotationError::RaggedRank {
+            rank: i + 1,
+            width: rank.len(),
+            expected: columns,
+        });
     }
     let board = Board::new(ranks.len(), columns).map_err(NotationError::Size)?;
     let (white, black) = place_stones(&board, &ranks);
@@ -213,7 +229,10 @@ fn parse_turn_syntax(board: &Board, text: &str) -> Result<(Point, Vec<Step>), No
             Some(_) => (part, Capture::None),
             None => return Err(syntax_error()),
         };
-        steps.push(Step { to: parse_turn_point(board, name)?, capture });
+        steps.push(Step {
+            to: parse_turn_point(board, name)?,
+            capture,
+        });
     }
     if steps.is_empty() {
         return Err(syntax_error());
@@ -222,7 +241,9 @@ fn parse_turn_syntax(board: &Board, text: &str) -> Result<(Point, Vec<Step>), No
 }
 
 fn parse_turn_point(board: &Board, name: &str) -> Result<Point, NotationError> {
-    board.parse_point(name).ok_or_else(|| NotationError::BadPoint(name.to_string()))
+    board
+        .parse_point(name)
+        .ok_or_else(|| NotationError::BadPoint(name.to_string()))
 }
 
 #[cfg(test)]
@@ -252,24 +273,59 @@ mod tests {
         assert_eq!(parse_position(""), Err(Empty));
         assert_eq!(parse_position("BBB/B1W/WWW"), Err(MissingSide));
         assert_eq!(parse_position("BBB/B1W/WWW x"), Err(BadSide("x".into())));
-        assert_eq!(parse_position("BBB/B1W/WWW w 3"), Err(TrailingText("3".into())));
-        assert_eq!(parse_position("BBB/BxW/WWW w"), Err(BadCharacter { rank: 2, character: 'x' }));
+        assert_eq!(
+            parse_position("BBB/B1W/WWW w 3"),
+            Err(TrailingText("3".into()))
+        );
+        assert_eq!(
+            parse_position("BBB/BxW/WWW w"),
+            Err(BadCharacter {
+                rank: 2,
+                character: 'x'
+            })
+        );
         assert_eq!(parse_position("BBB/B0W/WWW w"), Err(ZeroRun { rank: 2 }));
-        assert_eq!(parse_position("BBB/BW/WWW w"), Err(RaggedRank { rank: 2, width: 2, expected: 3 }));
-        assert!(matches!(parse_position("BBBB/BBBB/WWWW w"), Err(Size(SizeError::Even { .. }))));
-        assert!(matches!(parse_position("BBB w"), Err(Size(SizeError::TooSmall { .. }))));
+        assert_eq!(
+            parse_position("BBB/BW/WWW w"),
+            Err(RaggedRank {
+                rank: 2,
+                width: 2,
+                expected: 3
+            })
+        );
+        assert!(matches!(
+            parse_position("BBBB/BBBB/WWWW w"),
+            Err(Size(SizeError::Even { .. }))
+        ));
+        assert!(matches!(
+            parse_position("BBB w"),
+            Err(Size(SizeError::TooSmall { .. }))
+        ));
     }
 
     #[test]
     fn turns_round_trip_and_illegal_ones_are_refused() {
-        let (board, start) = parse_position("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w").unwrap();
+        let (board, start) =
+            parse_position("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w").unwrap();
         for turn in turns(&board, &start) {
             let text = format_turn(&board, &turn);
             assert_eq!(parse_turn(&board, &start, &text).unwrap(), turn);
         }
-        assert_eq!(parse_turn(&board, &start, "e2-e3"), Err(NotationError::IllegalTurn("e2-e3".into())));
-        assert_eq!(parse_turn(&board, &start, "z9-e3A"), Err(NotationError::BadPoint("z9".into())));
-        assert_eq!(parse_turn(&board, &start, "d3"), Err(NotationError::BadTurnSyntax("d3".into())));
-        assert_eq!(parse_turn(&board, &start, "d3-"), Err(NotationError::BadTurnSyntax("d3-".into())));
+        assert_eq!(
+            parse_turn(&board, &start, "e2-e3"),
+            Err(NotationError::IllegalTurn("e2-e3".into()))
+        );
+        assert_eq!(
+            parse_turn(&board, &start, "z9-e3A"),
+            Err(NotationError::BadPoint("z9".into()))
+        );
+        assert_eq!(
+            parse_turn(&board, &start, "d3"),
+            Err(NotationError::BadTurnSyntax("d3".into()))
+        );
+        assert_eq!(
+            parse_turn(&board, &start, "d3-"),
+            Err(NotationError::BadTurnSyntax("d3-".into()))
+        );
     }
 }

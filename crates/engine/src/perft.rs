@@ -14,7 +14,9 @@ pub fn perft(board: &Board, position: &Position, depth: u32) -> u64 {
         _ => {
             let mut next = Vec::with_capacity(64);
             all_children(board, position, &mut next);
-            next.iter().map(|child| perft(board, child, depth - 1)).sum()
+            next.iter()
+                .map(|child| perft(board, child, depth - 1))
+                .sum()
         }
     }
 }
@@ -30,7 +32,9 @@ pub fn perft_unique(board: &Board, position: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return next.len() as u64;
     }
-    next.iter().map(|child| perft_unique(board, child, depth - 1)).sum()
+    next.iter()
+        .map(|child| perft_unique(board, child, depth - 1))
+        .sum()
 }
 
 /// Perft split by first turn: each root turn's notation and the turn count below it.
@@ -40,6 +44,11 @@ pub fn divide(board: &Board, position: &Position, depth: u32) -> Vec<(String, u6
     }
     turns(board, position)
         .iter()
-        .map(|turn| (format_turn(board, turn), perft(board, &turn.result, depth - 1)))
+        .map(|turn| {
+            (
+                format_turn(board, turn),
+                perft(board, &turn.result, depth - 1),
+            )
+        })
         .collect()
 }

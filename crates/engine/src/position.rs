@@ -53,8 +53,16 @@ impl Position {
     /// A position from the stones of each colour.
     pub fn from_colors(white: Bitboard, black: Bitboard, side: Color) -> Position {
         match side {
-            Color::White => Position { mover: white, waiting: black, side },
-            Color::Black => Position { mover: black, waiting: white, side },
+            Color::White => Position {
+                mover: white,
+                waiting: black,
+                side,
+            },
+            Color::Black => Position {
+                mover: black,
+                waiting: white,
+                side,
+            },
         }
     }
 
@@ -82,7 +90,11 @@ impl Position {
     /// the sides swap.
     #[inline(always)]
     pub fn after(&self, mover: Bitboard, waiting: Bitboard) -> Position {
-        Position { mover: waiting, waiting: mover, side: self.side.other() }
+        Position {
+            mover: waiting,
+            waiting: mover,
+            side: self.side.other(),
+        }
     }
 
     /// The traditional start of any board: Black above the middle rank, White below; the middle
@@ -113,9 +125,15 @@ fn standard_stone(rank: usize, file: usize, middle: usize, centre: usize) -> Opt
         (Greater, _) => Some(Color::Black),
         (Less, _) => Some(Color::White),
         (Equal, Equal) => None,
-        (Equal, Less) => Some(if file % 2 == 0 { Color::Black } else { Color::White }),
+        (Equal, Less) => Some(if file % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }),
         // Mirror through the centre and swap colours.
-        (Equal, Greater) => standard_stone(rank, 2 * centre - file, middle, centre).map(Color::other),
+        (Equal, Greater) => {
+            standard_stone(rank, 2 * centre - file, middle, centre).map(Color::other)
+        }
     }
 }
 
@@ -159,7 +177,10 @@ mod tests {
     #[test]
     fn standard_starts_match_the_contract() {
         let cases = [
-            ((5, 9), "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w"),
+            (
+                (5, 9),
+                "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+            ),
             ((3, 3), "BBB/B1W/WWW w"),
             ((5, 5), "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w"),
             ((3, 7), "BBBBBBB/BWB1WBW/WWWWWWW w"),
@@ -167,13 +188,18 @@ mod tests {
         ];
         for ((rows, columns), fen) in cases {
             let board = Board::new(rows, columns).unwrap();
-            assert_eq!(format_position(&board, &Position::standard_start(&board)), fen);
+            assert_eq!(
+                format_position(&board, &Position::standard_start(&board)),
+                fen
+            );
         }
     }
 
     #[test]
     fn left_right_only_on_5x9() {
         assert!(Start::LeftRight.position(&Board::standard()).is_ok());
-        assert!(Start::LeftRight.position(&Board::new(5, 5).unwrap()).is_err());
+        assert!(Start::LeftRight
+            .position(&Board::new(5, 5).unwrap())
+            .is_err());
     }
 }

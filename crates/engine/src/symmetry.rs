@@ -30,13 +30,24 @@ impl Symmetry {
     }
 
     pub fn position(&self, position: &Position) -> Position {
-        Position { mover: self.set(position.mover), waiting: self.set(position.waiting), side: position.side }
+        Position {
+            mover: self.set(position.mover),
+            waiting: self.set(position.waiting),
+            side: position.side,
+        }
     }
 
     pub fn turn(&self, turn: &Turn) -> Turn {
         Turn {
             origin: self.point(turn.origin),
-            steps: turn.steps.iter().map(|step| Step { to: self.point(step.to), capture: step.capture }).collect(),
+            steps: turn
+                .steps
+                .iter()
+                .map(|step| Step {
+                    to: self.point(step.to),
+                    capture: step.capture,
+                })
+                .collect(),
             result: self.position(&turn.result),
         }
     }
@@ -63,8 +74,14 @@ const SQUARE_MAPS: [(&str, CoordinateMap); 4] = [
 /// All symmetries of `board`, the identity first.
 pub fn symmetries(board: &Board) -> Vec<Symmetry> {
     let square = board.rows() == board.columns();
-    let maps = RECTANGLE_MAPS.iter().chain(SQUARE_MAPS.iter().filter(|_| square));
-    maps.map(|&(name, map)| Symmetry { name, image: permutation(board, map) }).collect()
+    let maps = RECTANGLE_MAPS
+        .iter()
+        .chain(SQUARE_MAPS.iter().filter(|_| square));
+    maps.map(|&(name, map)| Symmetry {
+        name,
+        image: permutation(board, map),
+    })
+    .collect()
 }
 
 fn permutation(board: &Board, map: CoordinateMap) -> Vec<Point> {
@@ -100,8 +117,18 @@ mod tests {
             for symmetry in &all {
                 let mut image = symmetry.image.clone();
                 image.sort_unstable();
-                assert_eq!(image, (0..board.points() as Point).collect::<Vec<_>>(), "{}", symmetry.name);
-                assert_eq!(symmetry.set(board.strong()), board.strong(), "{}", symmetry.name);
+                assert_eq!(
+                    image,
+                    (0..board.points() as Point).collect::<Vec<_>>(),
+                    "{}",
+                    symmetry.name
+                );
+                assert_eq!(
+                    symmetry.set(board.strong()),
+                    board.strong(),
+                    "{}",
+                    symmetry.name
+                );
             }
         }
     }

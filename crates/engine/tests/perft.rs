@@ -25,8 +25,16 @@ fn standard_start() -> (Board, Position) {
 fn standard_start_to_depth_5() {
     let (board, start) = standard_start();
     for &(depth, turns, unique) in &STANDARD[..5] {
-        assert_eq!(perft(&board, &start, depth), turns, "turns at depth {depth}");
-        assert_eq!(perft_unique(&board, &start, depth), unique, "distinct children at depth {depth}");
+        assert_eq!(
+            perft(&board, &start, depth),
+            turns,
+            "turns at depth {depth}"
+        );
+        assert_eq!(
+            perft_unique(&board, &start, depth),
+            unique,
+            "distinct children at depth {depth}"
+        );
     }
 }
 
@@ -44,6 +52,10 @@ fn left_right_start_to_depth_5() {
     let board = Board::standard();
     let start = Start::LeftRight.position(&board).unwrap();
     for (depth, &turns) in (1..).zip(LEFT_RIGHT.iter()) {
-        assert_eq!(perft(&board, &start, depth), turns, "turns at depth {depth}");
+        assert_eq!(
+            perft(&board, &start, depth),
+            turns,
+            "turns at depth {depth}"
+        );
     }
 }

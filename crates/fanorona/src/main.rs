@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "fanorona", version, about = "Fanorona engine and solver: perft, legal turns, boards")]
+#[command(
+    name = "fanorona",
+    version,
+    about = "Fanorona engine and solver: perft, legal turns, boards"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

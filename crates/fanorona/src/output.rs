@@ -33,5 +33,8 @@ impl From<fanorona_engine::NotationError> for CliError {
 
 /// Print one JSON document on stdout.
 pub fn print_json(value: &impl serde::Serialize) {
-    println!("{}", serde_json::to_string(value).expect("plain data always serialises"));
+    println!(
+        "{}",
+        serde_json::to_string(value).expect("plain data always serialises")
+    );
 }

@@ -16,10 +16,20 @@ pub enum StartName {
 #[derive(Args)]
 pub struct PositionArgs {
     /// Board size, rows x columns (odd, at least 3x3, at most 64 points).
-    #[arg(long, value_name = "RxC", default_value = "5x9", conflicts_with = "position")]
+    #[arg(
+        long,
+        value_name = "RxC",
+        default_value = "5x9",
+        conflicts_with = "position"
+    )]
     board: String,
     /// Named start position on that board.
-    #[arg(long, value_enum, default_value = "standard", conflicts_with = "position")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "standard",
+        conflicts_with = "position"
+    )]
     start: StartName,
     /// Any position in notation, e.g. "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w" (its size is the board's).
     #[arg(long, value_name = "FEN")]

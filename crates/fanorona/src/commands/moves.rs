@@ -45,7 +45,12 @@ impl MovesArgs {
             print_json(&report);
             return Ok(());
         }
-        let width = report.turns.iter().map(|t| t.notation.len()).max().unwrap_or(0);
+        let width = report
+            .turns
+            .iter()
+            .map(|t| t.notation.len())
+            .max()
+            .unwrap_or(0);
         for turn in &report.turns {
             println!("{:<width$}  {}", turn.notation, turn.result);
         }

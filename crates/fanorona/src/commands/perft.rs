@@ -42,19 +42,35 @@ impl PerftArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.setup.resolve()?;
         let clock = Instant::now();
-        let first_turns = if self.depth == 0 { Vec::new() } else { turns(&board, &position) };
+        let first_turns = if self.depth == 0 {
+            Vec::new()
+        } else {
+            turns(&board, &position)
+        };
         let progress = progress_bar(first_turns.len() as u64);
         let mut divide = Vec::new();
         for turn in &first_turns {
             let count = perft(&board, &turn.result, self.depth - 1);
-            divide.push(DivideLine { notation: format_turn(&board, turn), turns: count });
+            divide.push(DivideLine {
+                notation: format_turn(&board, turn),
+                turns: count,
+            });
             progress.inc(1);
         }
         progress.finish_and_clear();
-        let total = if self.depth == 0 { 1 } else { divide.iter().map(|line| line.turns).sum() };
+        let total = if self.depth == 0 {
+            1
+        } else {
+            divide.iter().map(|line| line.turns).sum()
+        };
         let unique = perft_unique(&board, &position, self.depth);
         let seconds = clock.elapsed().as_secs_f64();
-        let report = PerftReport { depth: self.depth, turns: total, unique, divide: self.divide.then_some(divide) };
+        let report = PerftReport {
+            depth: self.depth,
+            turns: total,
+            unique,
+            divide: self.divide.then_some(divide),
+        };
         if self.json {
             print_json(&report);
         } else {
@@ -67,8 +83,10 @@ impl PerftArgs {
 fn progress_bar(length: u64) -> ProgressBar {
     let bar = ProgressBar::new(length);
     bar.set_style(
-        ProgressStyle::with_template("perft {bar:30} {pos}/{len} first turns, {elapsed} elapsed, {eta} left")
-            .expect("the template is valid"),
+        ProgressStyle::with_template(
+            "perft {bar:30} {pos}/{len} first turns, {elapsed} elapsed, {eta} left",
+        )
+        .expect("the template is valid"),
     );
     bar
 }
@@ -84,5 +102,8 @@ fn print_human(report: &PerftReport, fen: &str, seconds: f64) {
     println!("depth     {}", report.depth);
     println!("turns     {}", report.turns);
     println!("unique    {}", report.unique);
-    println!("time      {seconds:.3} s ({:.1} million turns/s)", report.turns as f64 / seconds.max(1e-9) / 1e6);
+    println!(
+        "time      {seconds:.3} s ({:.1} million turns/s)",
+        report.turns as f64 / seconds.max(1e-9) / 1e6
+    );
 }

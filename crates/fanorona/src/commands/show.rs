@@ -37,7 +37,11 @@ impl ShowArgs {
         print_json(&ShowReport {
             position: format_position(&board, &position),
             board: board.size_name(),
-            side_to_move: if position.side == Color::White { "white" } else { "black" },
+            side_to_move: if position.side == Color::White {
+                "white"
+            } else {
+                "black"
+            },
             white: point_names(&board, &position, Color::White),
             black: point_names(&board, &position, Color::Black),
             drawing,
@@ -47,5 +51,9 @@ impl ShowArgs {
 }
 
 fn point_names(board: &Board, position: &Position, color: Color) -> Vec<String> {
-    position.stones(color).points().map(|point| board.point_name(point)).collect()
+    position
+        .stones(color)
+        .points()
+        .map(|point| board.point_name(point))
+        .collect()
 }
