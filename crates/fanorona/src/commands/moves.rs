@@ -54,7 +54,8 @@ impl MovesArgs {
         for turn in &report.turns {
             println!("{:<width$}  {}", turn.notation, turn.result);
         }
-        println!("{} turns", report.turns.len());
+        let count = report.turns.len();
+        println!("{count} turn{}", if count == 1 { "" } else { "s" });
         if let Some(value) = Rules::default().outcome(&board, &position) {
             println!("game over: {} for the side to move", value.name());
         }

@@ -63,8 +63,8 @@ impl PerftArgs {
         } else {
             divide.iter().map(|line| line.turns).sum()
         };
-        let unique = perft_unique(&board, &position, self.depth);
         let seconds = clock.elapsed().as_secs_f64();
+        let unique = perft_unique(&board, &position, self.depth);
         let report = PerftReport {
             depth: self.depth,
             turns: total,
@@ -102,8 +102,6 @@ fn print_human(report: &PerftReport, fen: &str, seconds: f64) {
     println!("depth     {}", report.depth);
     println!("turns     {}", report.turns);
     println!("unique    {}", report.unique);
-    println!(
-        "time      {seconds:.3} s ({:.1} million turns/s)",
-        report.turns as f64 / seconds.max(1e-9) / 1e6
-    );
+    let rate = report.turns as f64 / seconds.max(1e-9) / 1e6;
+    println!("time      {seconds:.3} s to count the turns ({rate:.1} million turns/s)");
 }

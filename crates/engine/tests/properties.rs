@@ -1,0 +1,87 @@
+//! Property tests: symmetries commute with turn generation, notation round-trips, the three
+//! visitors of the walker agree, and the parsers never panic.
+
+mod common;
+
+use common::{random_position, Rng, BOARDS};
+use fanorona_engine::{
+    canonical, children, count_turns, format_position, format_turn, hash, parse_position,
+    parse_turn, symmetries, turns, Board, Position,
+};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// A board of SPEC.md §1 (or an extreme one) and a random position on it, from a seed.
+fn board_and_position() -> impl Strategy<Value = (Board, Position)> {
+    (0..BOARDS.len(), any::<u64>()).prop_map(|(board_index, seed)| {
+        let (rows, columns) = BOARDS[board_index];
+        let board = Board::new(rows, columns).unwrap();
+        let position = random_position(&board, &mut Rng(seed));
+        (board, position)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn symmetries_commute_with_turn_generation((board, position) in board_and_position()) {
+        let original: Vec<_> = turns(&board, &position);
+        for symmetry in symmetries(&board) {
+            let mapped: BTreeSet<_> = original.iter().map(|turn| symmetry.turn(turn)).collect();
+            let of_image: BTreeSet<_> = turns(&board, &symmetry.position(&position)).into_iter().collect();
+            prop_assert_eq!(mapped, of_image, "symmetry {}", symmetry.name());
+        }
+    }
+
+    #[test]
+    fn canonical_form_is_shared_by_all_images((board, position) in board_and_position()) {
+        let all = symmetries(&board);
+        let (form, _) = canonical(&all, &position);
+        for symmetry in &all {
+            let (image_form, _) = canonical(&all, &symmetry.position(&position));
+            prop_assert_eq!(image_form, form);
+            prop_assert_eq!(hash(&image_form), hash(&form));
+        }
+    }
+
+    #[test]
+    fn notation_round_trips((board, position) in board_and_position()) {
+        let fen = format_position(&board, &position);
+        prop_assert_eq!(parse_position(&fen), Ok((board.clone(), position)));
+        for turn in turns(&board, &position) {
+            let text = format_turn(&board, &turn);
+            prop_assert_eq!(parse_turn(&board, &position, &text), Ok(turn));
+        }
+    }
+
+    #[test]
+    fn counting_listing_and_children_agree((board, position) in board_and_position()) {
+        let listed = turns(&board, &position);
+        prop_assert_eq!(count_turns(&board, &position), listed.len() as u64);
+        let distinct: BTreeSet<Position> = listed.iter().map(|turn| turn.result).collect();
+        let mut generated = Vec::new();
+        children(&board, &position, &mut generated);
+        prop_assert_eq!(generated.len(), distinct.len());
+        prop_assert_eq!(generated.into_iter().collect::<BTreeSet<_>>(), distinct);
+    }
+
+    #[test]
+    fn position_parser_never_panics(text in "\\PC{0,80}") {
+        let _ = parse_position(&text);
+    }
+
+    #[test]
+    fn position_parser_never_panics_on_near_misses(text in "[WB.0-9/ wbx]{0,70}") {
+        if let Ok((board, position)) = parse_position(&text) {
+            // What it accepts, it writes back to something it reads the same.
+            prop_assert_eq!(parse_position(&format_position(&board, &position)), Ok((board, position)));
+        }
+    }
+
+    #[test]
+    fn turn_parser_never_panics(text in "[a-z0-9AW\\-]{0,20}|\\PC{0,20}") {
+        let board = Board::standard();
+        let _ = parse_turn(&board, &Position::standard_start(&board), &text);
+    }
+}

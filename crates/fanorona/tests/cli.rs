@@ -1,0 +1,110 @@
+//! The `fanorona` command as users and scripts see it (SPEC.md §5).
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn fanorona(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = fanorona(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+#[test]
+fn perft_json_matches_the_contract() {
+    let report = json(&["perft", "4", "--json"]);
+    assert_eq!(
+        report,
+        serde_json::json!({"depth": 4, "turns": 18026, "unique": 18026})
+    );
+    let left_right = json(&["perft", "3", "--start", "left-right", "--json"]);
+    assert_eq!(left_right["turns"], 313);
+}
+
+#[test]
+fn perft_divide_sums_to_the_total() {
+    let report = json(&["perft", "3", "--divide", "--json"]);
+    let lines = report["divide"].as_array().unwrap();
+    assert_eq!(lines.len(), 5);
+    let sum: u64 = lines
+        .iter()
+        .map(|line| line["turns"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 724);
+}
+
+#[test]
+fn perft_takes_a_board_or_a_position() {
+    let small = json(&["perft", "1", "--board", "3x3", "--json"]);
+    assert!(small["turns"].as_u64().unwrap() > 0);
+    let same = json(&["perft", "1", "--position", "BBB/B1W/WWW w", "--json"]);
+    assert_eq!(small, same);
+}
+
+#[test]
+fn moves_lists_every_turn_with_its_result() {
+    let report = json(&[
+        "moves",
+        "--position",
+        "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+        "--json",
+    ]);
+    assert_eq!(
+        report["position"],
+        "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w"
+    );
+    let turns = report["turns"].as_array().unwrap();
+    let names: Vec<&str> = turns
+        .iter()
+        .map(|t| t["notation"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["d2-e3A", "e2-e3A", "f2-e3A", "d3-e3A", "d3-e3W"]);
+    assert_eq!(
+        turns[3]["result"],
+        "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b"
+    );
+}
+
+#[test]
+fn show_draws_lines_and_stones() {
+    let output = fanorona(&["show", "--position", "BBB/B1W/WWW w"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text, "3  B---B---B\n   | \\ | / |\n2  B---.---W\n   | / | \\ |\n1  W---W---W\n   a   b   c\nWhite to move\n");
+    let report = json(&["show", "--board", "5x5", "--json"]);
+    assert_eq!(report["board"], "5x5");
+    assert_eq!(report["white"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn bad_input_is_named_with_exit_code_2() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["perft", "2", "--position", "BBBB/BBBB/WWWW w"], "odd"),
+        (&["perft", "2", "--position", "BBB/BB/WWW w"], "rank 2"),
+        (&["moves", "--position", "BBB/BxW/WWW w"], "'x'"),
+        (&["moves", "--position", "BBB/B1W/WWW"], "side to move"),
+        (&["show", "--board", "4x9"], "odd"),
+        (
+            &["perft", "1", "--board", "5x5", "--start", "left-right"],
+            "5x9",
+        ),
+        (&["perft", "x"], "invalid value"),
+    ];
+    for (args, expected) in cases {
+        let output = fanorona(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
