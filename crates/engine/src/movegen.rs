@@ -71,33 +71,33 @@ pub trait TurnVisitor {
 struct CaptureReach {
     approach: [Bitboard; 8],
     withdrawal: [Bitboard; 8],
+    /// `elsewhere[d]`: the points from which a capture is possible in a direction other than `d`.
+    elsewhere: [Bitboard; 8],
 }
 
 impl CaptureReach {
     #[inline(always)]
     fn new(board: &Board, waiting: Bitboard, empty: Bitboard) -> CaptureReach {
-        let mut reach = CaptureReach {
-            approach: [Bitboard::EMPTY; 8],
-            withdrawal: [Bitboard::EMPTY; 8],
-        };
+        let mut approach = [Bitboard::EMPTY; 8];
+        let mut withdrawal = [Bitboard::EMPTY; 8];
         for dir in Direction::ALL {
             let can_step = board.pull(empty, dir);
-            reach.approach[dir.index()] = can_step & board.pull(board.pull(waiting, dir), dir);
-            reach.withdrawal[dir.index()] = can_step & board.shift(waiting, dir);
+            approach[dir.index()] = can_step & board.pull(board.pull(waiting, dir), dir);
+            withdrawal[dir.index()] = can_step & board.shift(waiting, dir);
         }
-        reach
-    }
-
-    /// The points from which a capturing step is possible in some direction other than `dir`.
-    #[inline(always)]
-    fn in_other_directions(&self, dir: Direction) -> Bitboard {
-        let mut union = Bitboard::EMPTY;
-        for other in Direction::ALL {
-            if other != dir {
-                union |= self.approach[other.index()] | self.withdrawal[other.index()];
-            }
+        // Unions of the directions before and after each one, so each "all but d" is one OR.
+        let mut before = [Bitboard::EMPTY; 8];
+        let mut after = [Bitboard::EMPTY; 8];
+        for d in 1..8 {
+            before[d] = before[d - 1] | approach[d - 1] | withdrawal[d - 1];
+            after[7 - d] = after[8 - d] | approach[8 - d] | withdrawal[8 - d];
         }
-        union
+        let elsewhere = std::array::from_fn(|d| before[d] | after[d]);
+        CaptureReach {
+            approach,
+            withdrawal,
+            elsewhere,
+        }
     }
 }
 
@@ -222,7 +222,7 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
                 continue;
             }
             found = true;
-            let may_continue = board.pull(reach.in_other_directions(dir), dir);
+            let may_continue = board.pull(reach.elsewhere[dir.index()], dir);
             for (capture, origins) in [
                 (Capture::Approach, approach),
                 (Capture::Withdrawal, withdrawal),
@@ -277,11 +277,15 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
     ) {
         self.origin = origin;
         let from = Bitboard::from_point(origin);
-        self.capture(mover, waiting, from, dir, capture, from);
+        let turns = self.capture(mover, waiting, from, dir, capture, from);
+        if V::COUNT_ONLY {
+            self.visitor.count(turns);
+        }
     }
 
     /// Play one capturing step of the stone at `from`, report the turn that stops there, and
-    /// follow every continuation.
+    /// follow every continuation. Returns the number of turns found (counted in registers, for
+    /// count-only visitors, which are told the total once).
     fn capture(
         &mut self,
         mover: Bitboard,
@@ -290,22 +294,30 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         dir: Direction,
         capture: Capture,
         visited: Bitboard,
-    ) {
+    ) -> u64 {
         let (to, mover, waiting) = capture_step(self.board, mover, waiting, from, dir, capture);
-        self.steps[self.len] = Step {
-            to: to.first(),
-            capture,
-        };
-        self.len += 1;
-        self.visitor
-            .turn(self.origin, &self.steps[..self.len], mover, waiting);
-        if waiting.any() {
-            self.continue_chain(mover, waiting, to, dir, visited | to);
+        if !V::COUNT_ONLY {
+            // A chain lands on a new point each step, so it has fewer than 64 steps.
+            self.steps[self.len & (MAX_STEPS - 1)] = Step {
+                to: to.first(),
+                capture,
+            };
+            self.len += 1;
+            self.visitor
+                .turn(self.origin, &self.steps[..self.len], mover, waiting);
         }
-        self.len -= 1;
+        let mut turns = 1;
+        if waiting.any() {
+            turns += self.continue_chain(mover, waiting, to, dir, visited | to);
+        }
+        if !V::COUNT_ONLY {
+            self.len -= 1;
+        }
+        turns
     }
 
-    /// The further capturing steps of the stone at `at`, which last moved in direction `last`.
+    /// The further capturing steps of the stone at `at`, which last moved in direction `last`;
+    /// returns the number of turns they make.
     #[inline(always)]
     fn continue_chain(
         &mut self,
@@ -314,23 +326,27 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         at: Bitboard,
         last: Direction,
         visited: Bitboard,
-    ) {
+    ) -> u64 {
         let board = self.board;
         let free = board.all() & !(mover | waiting | visited);
         let (approach, withdrawal) =
             continuation_directions(board, at.first(), free, waiting, last);
+        let mut turns = 0;
         for (capture, directions) in [
             (Capture::Approach, approach),
             (Capture::Withdrawal, withdrawal),
         ] {
             for dir in direction_set(directions) {
-                if V::COUNT_ONLY && !can_go_on(board, board.shift(at, dir), dir, free, waiting) {
-                    self.visitor.count(1);
+                turns += if V::COUNT_ONLY
+                    && !can_go_on(board, board.shift(at, dir), dir, free, waiting)
+                {
+                    1
                 } else {
-                    self.capture(mover, waiting, at, dir, capture, visited);
-                }
+                    self.capture(mover, waiting, at, dir, capture, visited)
+                };
             }
         }
+        turns
     }
 }
 
@@ -363,9 +379,21 @@ fn continuation_directions(
     let open = board.neighbours_in(at, free) & !(1u8 << last.index());
     let enemy_beyond = board.jumps_in(at, waiting);
     // An enemy next to `at` in direction d is behind a step in the opposite direction, 7 − d.
-    let enemy_behind = board.neighbours_in(at, waiting).reverse_bits();
+    let enemy_behind = REVERSED[board.neighbours_in(at, waiting) as usize];
     (open & enemy_beyond, open & enemy_behind)
 }
+
+/// `REVERSED[b]` is the byte `b` with its bits in reverse order: direction `d` to `7 − d`.
+/// (A table: `u8::reverse_bits` goes through vector registers on x86-64 and costs more.)
+const REVERSED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).reverse_bits();
+        byte += 1;
+    }
+    table
+};
 
 /// The directions of a bit set made by [`continuation_directions`].
 #[inline(always)]
