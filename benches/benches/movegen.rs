@@ -2,6 +2,7 @@
 //! and distinct-children generation over positions from a fixed game tree.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use fanorona_engine::movegen::all_children;
 use fanorona_engine::{children, perft, perft_unique, Board, Position, Start};
 use std::hint::black_box;
 
@@ -54,6 +55,17 @@ fn child_generation(c: &mut Criterion) {
             for position in &positions {
                 out.clear();
                 children(&board, black_box(position), &mut out);
+                total += out.len();
+            }
+            total
+        })
+    });
+    group.bench_function("all-turns/5x9-depth-4-positions", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for position in &positions {
+                out.clear();
+                all_children(&board, black_box(position), &mut out);
                 total += out.len();
             }
             total

@@ -495,41 +495,55 @@ pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>)
 /// Appends the distinct positions that the turns of `position` lead to.
 ///
 /// Two paika never lead to the same position, so only capture turns (which are never mixed with
-/// paika) need the duplicates removed.
+/// paika) are filtered for duplicates.
 pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
-    let start = out.len();
-    let mut list = ChildList {
+    let mut distinct = DistinctChildren {
         parent: position,
+        start: out.len(),
         children: out,
+        seen: [0; 16],
     };
     let mut walker = ChainWalker {
         board,
-        visitor: &mut list,
+        visitor: &mut distinct,
         origin: 0,
         steps: [FILLER; MAX_STEPS],
         len: 0,
     };
-    if walker.first_captures(position.mover, position.waiting) {
-        let captures = &mut out[start..];
-        captures.sort_unstable();
-        let distinct = dedup_sorted(captures);
-        out.truncate(start + distinct);
-    } else {
-        visit_paika(board, position.mover, position.waiting, &mut list);
+    if !walker.first_captures(position.mover, position.waiting) {
+        visit_paika(
+            board,
+            position.mover,
+            position.waiting,
+            &mut ChildList {
+                parent: position,
+                children: out,
+            },
+        );
     }
 }
 
-/// Moves the distinct values of a sorted slice to its front; returns how many there are.
-fn dedup_sorted(items: &mut [Position]) -> usize {
-    if items.is_empty() {
-        return 0;
-    }
-    let mut kept = 1;
-    for i in 1..items.len() {
-        if items[i] != items[kept - 1] {
-            items[kept] = items[i];
-            kept += 1;
+/// Collects child positions, each once. Duplicates are rare, so a 1,024-bit filter of hashes
+/// answers "certainly new" for almost every child; only a hit in the filter pays for a scan of
+/// the children found so far.
+struct DistinctChildren<'a> {
+    parent: &'a Position,
+    children: &'a mut Vec<Position>,
+    /// Where this position's children begin in `children`.
+    start: usize,
+    seen: [u64; 16],
+}
+
+impl TurnVisitor for DistinctChildren<'_> {
+    #[inline(always)]
+    fn turn(&mut self, _: Point, _: &[Step], mover: Bitboard, waiting: Bitboard) {
+        let child = self.parent.after(mover, waiting);
+        let hash = (mover.0 ^ waiting.0.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54;
+        let (word, bit) = ((hash >> 6) as usize, 1u64 << (hash & 63));
+        if self.seen[word] & bit != 0 && self.children[self.start..].contains(&child) {
+            return;
         }
+        self.seen[word] |= bit;
+        self.children.push(child);
     }
-    kept
 }

@@ -294,19 +294,38 @@ fn engine_matches_reference_from_the_other_starts() {
     }
 }
 
+/// Perft by the reference alone: its turns, followed by re-reading its own positions.
+fn reference_perft(grid: &Grid, depth: u32) -> u64 {
+    let turns = reference_turns(grid);
+    if depth == 1 {
+        return turns.len() as u64;
+    }
+    turns
+        .iter()
+        .map(|(_, fen)| reference_perft(&Grid::parse(fen), depth - 1))
+        .sum()
+}
+
 #[test]
 fn reference_reproduces_the_start_perft() {
-    // The reference is itself checked against SPEC.md §4 (depth 3: 724 turns).
-    fn count(grid: &Grid, depth: u32) -> u64 {
-        let turns = reference_turns(grid);
-        if depth == 1 {
-            return turns.len() as u64;
-        }
-        turns
-            .iter()
-            .map(|(_, fen)| count(&Grid::parse(fen), depth - 1))
-            .sum()
-    }
+    // The reference is itself checked against SPEC.md §4.
     let start = Grid::parse("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w");
-    assert_eq!(count(&start, 3), 724);
+    assert_eq!(reference_perft(&start, 3), 724);
+    let left_right = Grid::parse(fanorona_engine::LEFT_RIGHT_FEN);
+    assert_eq!(reference_perft(&left_right, 3), 313);
+}
+
+#[test]
+fn engine_perft_matches_reference_perft_on_every_board() {
+    for (rows, columns) in BOARDS {
+        let board = Board::new(rows, columns).unwrap();
+        let start = Position::standard_start(&board);
+        let depth = if board.points() <= 15 { 5 } else { 3 };
+        let expected = reference_perft(&Grid::parse(&format_position(&board, &start)), depth);
+        assert_eq!(
+            fanorona_engine::perft(&board, &start, depth),
+            expected,
+            "{rows}x{columns}"
+        );
+    }
 }
