@@ -214,26 +214,45 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         let board = self.board;
         let empty = board.all() & !(mover | waiting);
         let reach = CaptureReach::new(board, waiting, empty);
-        let mut found = false;
+        let mut capturers = Bitboard::EMPTY;
+        // Per (kind, direction), bit `kind * 8 + direction`: the origins whose chain may go on.
+        let mut chains = [Bitboard::EMPTY; 16];
+        let mut chain_kinds = 0u16;
         for dir in Direction::ALL {
-            let approach = mover & reach.approach[dir.index()];
-            let withdrawal = mover & reach.withdrawal[dir.index()];
-            if (approach | withdrawal).is_empty() {
-                continue;
-            }
-            found = true;
             let may_continue = board.pull(reach.elsewhere[dir.index()], dir);
-            for (capture, origins) in [
-                (Capture::Approach, approach),
-                (Capture::Withdrawal, withdrawal),
-            ] {
+            let kinds = [
+                (Capture::Approach, reach.approach[dir.index()]),
+                (Capture::Withdrawal, reach.withdrawal[dir.index()]),
+            ];
+            for (kind_index, (capture, reach)) in kinds.into_iter().enumerate() {
+                let origins = mover & reach;
+                capturers |= origins;
                 self.final_captures(mover, waiting, dir, capture, origins & !may_continue);
-                for origin in (origins & may_continue).points() {
-                    self.start(origin, mover, waiting, dir, capture);
-                }
+                let bit = kind_index * 8 + dir.index();
+                chains[bit] = origins & may_continue;
+                chain_kinds |= (chains[bit].any() as u16) << bit;
             }
         }
-        found
+        while chain_kinds != 0 {
+            let bit = chain_kinds.trailing_zeros() as usize;
+            chain_kinds &= chain_kinds - 1;
+            let capture = if bit < 8 {
+                Capture::Approach
+            } else {
+                Capture::Withdrawal
+            };
+            for origin in chains[bit].points() {
+                self.start(
+                    origin,
+                    mover,
+                    waiting,
+                    empty,
+                    Direction::ALL[bit & 7],
+                    capture,
+                );
+            }
+        }
+        capturers.any()
     }
 
     /// Single-step captures in direction `dir` from every point of `origins`, where none can go on.
@@ -266,25 +285,22 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         }
     }
 
+    /// A chain from `origin` that starts with a capture in direction `dir` (`empty`: the empty
+    /// points before the turn).
     #[inline(always)]
     fn start(
         &mut self,
         origin: Point,
         mover: Bitboard,
         waiting: Bitboard,
+        empty: Bitboard,
         dir: Direction,
         capture: Capture,
     ) {
         self.origin = origin;
         let from = Bitboard::from_point(origin);
-        let empty = self.board.all() & !(mover | waiting);
-        let next = continuation_directions(
-            self.board,
-            self.board.shift(from, dir).first(),
-            empty,
-            waiting,
-            dir,
-        );
+        let landing = self.board.neighbour_point(origin, dir);
+        let next = continuation_directions(self.board, landing, empty, waiting, dir);
         let turns = self.capture(mover, waiting, from, dir, capture, from, next);
         if V::COUNT_ONLY {
             self.visitor.count(turns);
@@ -345,6 +361,7 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         }
         let board = self.board;
         let free = board.all() & !(mover | waiting | visited);
+        let at_point = at.first();
         let mut turns = 0;
         while candidates != 0 {
             let bit = candidates.trailing_zeros() as usize;
@@ -357,8 +374,8 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
             };
             // Where the stone can go from its next landing point does not depend on what
             // this step takes (see `first_captures`), so it is known before playing it.
-            let after =
-                continuation_directions(board, board.shift(at, dir).first(), free, waiting, dir);
+            let landing = board.neighbour_point(at_point, dir);
+            let after = continuation_directions(board, landing, free, waiting, dir);
             if V::COUNT_ONLY {
                 let ends = (after.0 | after.1 == 0) as u64;
                 turns += ends;

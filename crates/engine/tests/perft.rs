@@ -59,3 +59,51 @@ fn left_right_start_to_depth_5() {
         );
     }
 }
+
+/// The per-board table of `data/perft.md`: (board, start, turns by depth), blanks skipped.
+fn recorded_perft() -> Vec<(String, Vec<Option<u64>>)> {
+    let table = include_str!("../../../data/perft.md");
+    let section = table
+        .split("## Standard start on every board")
+        .nth(1)
+        .expect("the per-board section");
+    section
+        .lines()
+        .filter(|line| line.starts_with("| ") && line.as_bytes()[2].is_ascii_digit())
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            let counts = cells[1..]
+                .iter()
+                .map(|cell| cell.replace(',', "").parse().ok())
+                .collect();
+            (cells[0].to_string(), counts)
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_per_board_figures_still_hold() {
+    let rows = recorded_perft();
+    assert_eq!(rows.len(), 12, "data/perft.md has lost rows");
+    for (name, counts) in rows {
+        let board = Board::parse_size(name.split(' ').next().unwrap()).unwrap();
+        let start = if name.ends_with("left-right") {
+            Start::LeftRight
+        } else {
+            Start::Standard
+        };
+        let position = start.position(&board).unwrap();
+        for (depth, expected) in (1..).zip(counts) {
+            match expected {
+                Some(turns) if turns <= 3_000_000 => {
+                    assert_eq!(
+                        perft(&board, &position, depth),
+                        turns,
+                        "{name} depth {depth}"
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+}
