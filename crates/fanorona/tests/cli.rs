@@ -32,6 +32,14 @@ fn perft_json_matches_the_contract() {
 }
 
 #[test]
+fn perft_threads_agree() {
+    let one = json(&["perft", "6", "--board", "5x5", "--threads", "1", "--json"]);
+    let two = json(&["perft", "6", "--board", "5x5", "--threads", "2", "--json"]);
+    assert_eq!(one, two);
+    assert_eq!(one["turns"], 306_837);
+}
+
+#[test]
 fn perft_divide_sums_to_the_total() {
     let report = json(&["perft", "3", "--divide", "--json"]);
     let lines = report["divide"].as_array().unwrap();

@@ -3,10 +3,17 @@
 use crate::output::{print_json, CliError};
 use crate::setup::PositionArgs;
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, perft, perft_unique, turns};
+use fanorona_engine::movegen::all_children;
+use fanorona_engine::{
+    children, format_position, format_turn, perft, perft_unique, turns, Board, Position,
+};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
+
+/// Below this many plies a subtree is counted on one thread.
+const SEQUENTIAL_DEPTH: u32 = 4;
 
 /// Count the turns (every chain) and distinct child positions to a depth.
 #[derive(Args)]
@@ -18,6 +25,9 @@ pub struct PerftArgs {
     /// Also give the count below each first turn.
     #[arg(long)]
     divide: bool,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// Print one JSON document: {"depth":D,"turns":N,"unique":M}.
     #[arg(long)]
     json: bool,
@@ -38,33 +48,55 @@ struct DivideLine {
     turns: u64,
 }
 
+/// Which perft: every turn, or distinct children per node.
+#[derive(Clone, Copy)]
+enum Count {
+    Turns,
+    Distinct,
+}
+
 impl PerftArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.setup.resolve()?;
-        let clock = Instant::now();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", self.threads)))?;
         let first_turns = if self.depth == 0 {
             Vec::new()
         } else {
             turns(&board, &position)
         };
         let progress = progress_bar(first_turns.len() as u64);
-        let mut divide = Vec::new();
-        for turn in &first_turns {
-            let count = perft(&board, &turn.result, self.depth - 1);
-            divide.push(DivideLine {
-                notation: format_turn(&board, turn),
-                turns: count,
-            });
-            progress.inc(1);
-        }
-        progress.finish_and_clear();
+        let clock = Instant::now();
+        let counts: Vec<u64> = pool.install(|| {
+            first_turns
+                .par_iter()
+                .map(|turn| {
+                    let count = parallel_perft(&board, &turn.result, self.depth - 1, Count::Turns);
+                    progress.inc(1);
+                    count
+                })
+                .collect()
+        });
+        let seconds = clock.elapsed().as_secs_f64();
         let total = if self.depth == 0 {
             1
         } else {
-            divide.iter().map(|line| line.turns).sum()
+            counts.iter().sum()
         };
-        let seconds = clock.elapsed().as_secs_f64();
-        let unique = perft_unique(&board, &position, self.depth);
+        progress.set_message("counted; now the distinct children");
+        let unique =
+            pool.install(|| parallel_perft(&board, &position, self.depth, Count::Distinct));
+        progress.finish_and_clear();
+        let divide = first_turns
+            .iter()
+            .zip(counts)
+            .map(|(turn, turns)| DivideLine {
+                notation: format_turn(&board, turn),
+                turns,
+            })
+            .collect();
         let report = PerftReport {
             depth: self.depth,
             turns: total,
@@ -74,24 +106,47 @@ impl PerftArgs {
         if self.json {
             print_json(&report);
         } else {
-            print_human(&report, &format_position(&board, &position), seconds);
+            print_human(
+                &report,
+                &format_position(&board, &position),
+                seconds,
+                pool.current_num_threads(),
+            );
         }
         Ok(())
     }
+}
+
+/// Perft with the subtrees more than [`SEQUENTIAL_DEPTH`] plies deep shared among threads.
+fn parallel_perft(board: &Board, position: &Position, depth: u32, count: Count) -> u64 {
+    if depth <= SEQUENTIAL_DEPTH {
+        return match count {
+            Count::Turns => perft(board, position, depth),
+            Count::Distinct => perft_unique(board, position, depth),
+        };
+    }
+    let mut next = Vec::new();
+    match count {
+        Count::Turns => all_children(board, position, &mut next),
+        Count::Distinct => children(board, position, &mut next),
+    }
+    next.par_iter()
+        .map(|child| parallel_perft(board, child, depth - 1, count))
+        .sum()
 }
 
 fn progress_bar(length: u64) -> ProgressBar {
     let bar = ProgressBar::new(length);
     bar.set_style(
         ProgressStyle::with_template(
-            "perft {bar:30} {pos}/{len} first turns, {elapsed} elapsed, {eta} left",
+            "perft {bar:30} {pos}/{len} first turns {msg}, {elapsed} elapsed, {eta} left",
         )
         .expect("the template is valid"),
     );
     bar
 }
 
-fn print_human(report: &PerftReport, fen: &str, seconds: f64) {
+fn print_human(report: &PerftReport, fen: &str, seconds: f64, threads: usize) {
     if let Some(divide) = &report.divide {
         for line in divide {
             println!("{:<24} {}", line.notation, line.turns);
@@ -103,5 +158,5 @@ fn print_human(report: &PerftReport, fen: &str, seconds: f64) {
     println!("turns     {}", report.turns);
     println!("unique    {}", report.unique);
     let rate = report.turns as f64 / seconds.max(1e-9) / 1e6;
-    println!("time      {seconds:.3} s to count the turns ({rate:.1} million turns/s)");
+    println!("time      {seconds:.3} s to count the turns on {threads} thread(s) ({rate:.1} million turns/s)");
 }
