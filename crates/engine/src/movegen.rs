@@ -178,6 +178,31 @@ pub fn has_capture(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
         .any(|dir| (mover & (reach.approach[dir.index()] | reach.withdrawal[dir.index()])).any())
 }
 
+/// Appends the positions from which a paika leads to `position`: the side that just moved
+/// (now waiting) stepped one stone onto its current point from a neighbouring empty point, and
+/// had no capture at the time (else the paika was not legal). The un-moves of retrograde
+/// analysis; capture turns are not undone (they change the material).
+pub fn paika_predecessors(board: &Board, position: &Position, out: &mut Vec<Position>) {
+    let (mover, waiting) = (position.mover, position.waiting);
+    let empty = board.all() & !(mover | waiting);
+    for dir in Direction::ALL {
+        // A stone now on `to` came from `to - dir`, which must be empty now.
+        let arrived = waiting & board.shift(empty, dir);
+        for to in arrived.points() {
+            let to = Bitboard::from_point(to);
+            let from = board.pull(to, dir);
+            let before = waiting ^ to ^ from;
+            if !has_capture(board, before, mover) {
+                out.push(Position {
+                    mover: before,
+                    waiting: mover,
+                    side: position.side.other(),
+                });
+            }
+        }
+    }
+}
+
 /// Whether the side to move has any legal turn at all. A stone that can capture can also step,
 /// so it is enough to look for a stone next to an empty point along a line.
 pub fn has_turn(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {

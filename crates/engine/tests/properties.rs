@@ -5,8 +5,8 @@ mod common;
 
 use common::{random_position, Rng, BOARDS};
 use fanorona_engine::{
-    canonical, children, count_turns, format_position, format_turn, hash, parse_position,
-    parse_turn, symmetries, turns, Board, Position,
+    canonical, children, count_turns, format_position, format_turn, hash,
+    movegen::paika_predecessors, parse_position, parse_turn, symmetries, turns, Board, Position,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -64,6 +64,26 @@ proptest! {
         children(&board, &position, &mut generated);
         prop_assert_eq!(generated.len(), distinct.len());
         prop_assert_eq!(generated.into_iter().collect::<BTreeSet<_>>(), distinct);
+    }
+
+    #[test]
+    fn paika_un_moves_invert_paika_moves((board, position) in board_and_position()) {
+        let mut predecessors = Vec::new();
+        paika_predecessors(&board, &position, &mut predecessors);
+        for before in &predecessors {
+            let mut next = Vec::new();
+            children(&board, before, &mut next);
+            prop_assert!(next.contains(&position), "un-move not undone by a move");
+            prop_assert!(turns(&board, before).iter().all(|turn| !turn.is_capture()));
+        }
+        let listed = turns(&board, &position);
+        if listed.first().is_some_and(|turn| !turn.is_capture()) {
+            for turn in &listed {
+                let mut back = Vec::new();
+                paika_predecessors(&board, &turn.result, &mut back);
+                prop_assert!(back.contains(&position), "move not undone by an un-move");
+            }
+        }
     }
 
     #[test]
