@@ -12,6 +12,7 @@
 
 use crate::entry::Entry;
 use crate::index::{Material, MaterialIndex};
+use crate::progress::Progress;
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 
@@ -28,12 +29,21 @@ pub fn solve_system(
     rules: &Rules,
     material: Material,
     probe: &dyn Fn(&Position) -> Entry,
+    progress: &dyn Progress,
 ) -> Vec<MaterialTable> {
     let mut system = System::new(board, rules, material);
-    let mut frontier = system.decide_at_once(probe);
+    let name = system.name();
+    let positions = system.positions();
+    progress.phase(
+        &format!("{name}: captures and blocked positions"),
+        positions,
+    );
+    let mut frontier = system.decide_at_once(probe, progress);
+    progress.phase(&format!("{name}: paika, by distance (at most)"), positions);
     let mut distance = 0;
     while distance < frontier.len() {
         let decided = std::mem::take(&mut frontier[distance]);
+        progress.advance(decided.len() as u64);
         for (slot, index) in decided {
             system.propagate(slot, index, &mut frontier);
         }
@@ -87,12 +97,39 @@ impl<'a> System<'a> {
         }
     }
 
+    /// "3v2+2v3": the materials, stones to move v stones waiting.
+    fn name(&self) -> String {
+        let names: Vec<String> = self
+            .slots
+            .iter()
+            .map(|slot| {
+                format!(
+                    "{}v{}",
+                    slot.index.material().mover,
+                    slot.index.material().waiting
+                )
+            })
+            .collect();
+        names.join("+")
+    }
+
+    fn positions(&self) -> u64 {
+        self.slots.iter().map(|slot| slot.index.size()).sum()
+    }
+
     /// Decide captures (from smaller tables) and blocked positions; count the children of the rest.
-    fn decide_at_once(&mut self, probe: &dyn Fn(&Position) -> Entry) -> Frontier {
+    fn decide_at_once(
+        &mut self,
+        probe: &dyn Fn(&Position) -> Entry,
+        progress: &dyn Progress,
+    ) -> Frontier {
         let mut frontier = Frontier::new();
         let mut next = Vec::new();
         for (slot_number, slot) in self.slots.iter_mut().enumerate() {
             for (i, (mover, waiting)) in slot.index.positions().enumerate() {
+                if i % 4096 == 4095 {
+                    progress.advance(4096);
+                }
                 // The colour does not matter to the rules; tables are colour-blind.
                 let position = Position {
                     mover,

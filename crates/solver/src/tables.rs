@@ -1,18 +1,39 @@
-//! A set of endgame tables for one board, rules and stone count, in memory, and probing.
+//! A set of endgame tables for one board, rules and stone count, and probing.
+//!
+//! Entries live in memory (built in place, for tests and small boards) or in table files,
+//! memory-mapped after their header and checksum were checked (see [`crate::file`]).
 
 use crate::entry::Entry;
-use crate::index::Material;
-use crate::retrograde::{solve_system, MaterialTable};
+use crate::file::{write_table, TableError, TableFile, TableId};
+use crate::index::{Material, MaterialIndex};
+use crate::progress::{NoProgress, Progress};
+use crate::retrograde::solve_system;
 use fanorona_engine::{Board, Position, Rules};
 use std::collections::HashMap;
 use std::fmt;
+use std::path::Path;
 
 /// Every material of up to `max_stones` stones on one board, solved.
 pub struct Tables {
     board: Board,
     rules: Rules,
     max_stones: usize,
-    tables: HashMap<Material, MaterialTable>,
+    tables: HashMap<Material, (MaterialIndex, Entries)>,
+}
+
+/// Where a table's entries are.
+enum Entries {
+    Memory(Vec<Entry>),
+    File(TableFile),
+}
+
+impl Entries {
+    fn get(&self, index: u64) -> Entry {
+        match self {
+            Entries::Memory(entries) => entries[index as usize],
+            Entries::File(file) => file.get(index),
+        }
+    }
 }
 
 /// A position the tables cannot answer.
@@ -37,31 +58,138 @@ impl fmt::Display for ProbeError {
 
 impl std::error::Error for ProbeError {}
 
+/// The materials of `stones` stones, one of each system (a ≤ b), each side at least one stone.
+fn systems(stones: usize) -> impl Iterator<Item = Material> {
+    (1..stones)
+        .filter(move |&a| a <= stones - a)
+        .map(move |a| Material::new(a, stones - a))
+}
+
+/// Every material of 2 to `max_stones` stones (each side at least one), smallest first.
+pub fn materials(max_stones: usize) -> impl Iterator<Item = Material> {
+    (2..=max_stones).flat_map(|n| (1..n).map(move |a| Material::new(a, n - a)))
+}
+
 impl Tables {
-    /// Solve every material with 2 to `max_stones` stones (each side at least one), smallest
-    /// first, each system of (a, b) and (b, a) together.
-    pub fn build(board: &Board, rules: Rules, max_stones: usize) -> Tables {
-        let mut tables = Tables {
+    fn empty(board: &Board, rules: Rules) -> Tables {
+        Tables {
             board: board.clone(),
             rules,
             max_stones: 0,
             tables: HashMap::new(),
-        };
+        }
+    }
+
+    /// Solve every material with 2 to `max_stones` stones in memory, smallest first, each
+    /// system of (a, b) and (b, a) together.
+    pub fn build(board: &Board, rules: Rules, max_stones: usize) -> Tables {
+        let mut tables = Tables::empty(board, rules);
         for stones in 2..=max_stones.min(board.points()) {
-            for mover in (1..stones).filter(|&a| a <= stones - a) {
-                let material = Material::new(mover, stones - mover);
-                let solved = solve_system(board, &rules, material, &|position| {
+            for material in systems(stones) {
+                for (material, index, entries) in tables.solve(material, &NoProgress) {
                     tables
-                        .probe(position)
-                        .expect("smaller materials are solved first")
-                });
-                for table in solved {
-                    tables.tables.insert(table.index.material(), table);
+                        .tables
+                        .insert(material, (index, Entries::Memory(entries)));
                 }
             }
             tables.max_stones = stones;
         }
         tables
+    }
+
+    /// Build the table files of every material up to `max_stones` in `directory`, skipping
+    /// those already there and whole; a damaged one is rebuilt. Returns the tables, mapped.
+    pub fn build_files(
+        board: &Board,
+        rules: Rules,
+        max_stones: usize,
+        directory: &Path,
+        progress: &dyn Progress,
+    ) -> Result<Tables, TableError> {
+        std::fs::create_dir_all(directory).map_err(|error| TableError::Io {
+            path: directory.to_path_buf(),
+            error,
+        })?;
+        let mut tables = Tables::empty(board, rules);
+        for stones in 2..=max_stones.min(board.points()) {
+            for material in systems(stones) {
+                if tables.open_system(material, directory, progress).is_ok() {
+                    continue;
+                }
+                for (material, index, entries) in tables.solve(material, progress) {
+                    let id = TableId::new(board, &rules, material);
+                    let path = write_table(directory, &id, &entries)?;
+                    progress.note(&format!("wrote {}", path.display()));
+                    let file = TableFile::open(directory, &id, index.size())?;
+                    tables.tables.insert(material, (index, Entries::File(file)));
+                }
+            }
+            tables.max_stones = stones;
+        }
+        Ok(tables)
+    }
+
+    /// Open the table files of every material up to `max_stones` in `directory`.
+    pub fn open(
+        board: &Board,
+        rules: Rules,
+        max_stones: usize,
+        directory: &Path,
+    ) -> Result<Tables, TableError> {
+        let mut tables = Tables::empty(board, rules);
+        for material in materials(max_stones.min(board.points())) {
+            tables.open_table(material, directory)?;
+        }
+        tables.max_stones = max_stones;
+        Ok(tables)
+    }
+
+    /// Open both files of a system if they are there and whole; say why not otherwise.
+    fn open_system(
+        &mut self,
+        material: Material,
+        directory: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let result = self
+            .open_table(material, directory)
+            .and_then(|_| self.open_table(material.swapped(), directory));
+        match &result {
+            Ok(()) => progress.note(&format!(
+                "{}v{} and {}v{}: already built and whole, skipped",
+                material.mover, material.waiting, material.waiting, material.mover
+            )),
+            Err(TableError::Missing { .. }) => {}
+            Err(error) => progress.note(&format!("{error}: rebuilding it")),
+        }
+        result
+    }
+
+    fn open_table(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
+        let index = MaterialIndex::new(&self.board, material);
+        let file = TableFile::open(
+            directory,
+            &TableId::new(&self.board, &self.rules, material),
+            index.size(),
+        )?;
+        self.tables.insert(material, (index, Entries::File(file)));
+        Ok(())
+    }
+
+    /// Solve one system from the tables already present.
+    fn solve(
+        &self,
+        material: Material,
+        progress: &dyn Progress,
+    ) -> Vec<(Material, MaterialIndex, Vec<Entry>)> {
+        let probe = |position: &Position| {
+            self.probe(position)
+                .expect("smaller materials are solved first")
+        };
+        solve_system(&self.board, &self.rules, material, &probe, progress)
+            .into_iter()
+            .map(|table| (table.index.material(), table.index, table.entries))
+            .collect()
     }
 
     pub fn board(&self) -> &Board {
@@ -78,15 +206,21 @@ impl Tables {
 
     /// How many positions the tables hold.
     pub fn positions(&self) -> u64 {
-        self.tables
-            .values()
-            .map(|table| table.entries.len() as u64)
-            .sum()
+        self.tables.values().map(|(index, _)| index.size()).sum()
     }
 
-    /// The solved table of one material, if these tables have it.
-    pub fn table(&self, material: Material) -> Option<&MaterialTable> {
-        self.tables.get(&material)
+    /// Every entry of one material in index order, if these tables have it.
+    pub fn entries(&self, material: Material) -> Option<impl Iterator<Item = Entry> + '_> {
+        let (index, entries) = self.tables.get(&material)?;
+        Some((0..index.size()).map(move |i| entries.get(i)))
+    }
+
+    /// The checksum of a material's file, if it is in a file.
+    pub fn checksum(&self, material: Material) -> Option<u64> {
+        match self.tables.get(&material)? {
+            (_, Entries::File(file)) => Some(file.checksum()),
+            _ => None,
+        }
     }
 
     /// The entry of `position` for its side to move.
@@ -99,10 +233,10 @@ impl Tables {
             // The side that just moved has no stones: it lost before this position.
             return Ok(Entry::win(0));
         }
-        let table = self.tables.get(&material).ok_or(ProbeError::NotCovered {
+        let (index, entries) = self.tables.get(&material).ok_or(ProbeError::NotCovered {
             stones: material.stones(),
             max_stones: self.max_stones,
         })?;
-        Ok(table.entries[table.index.index(position.mover, position.waiting) as usize])
+        Ok(entries.get(index.index(position.mover, position.waiting)))
     }
 }

@@ -1,0 +1,349 @@
+//! Table files: one per material, self-describing, checksummed, memory-mapped for probing.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "FANOTBL\0"
+//!      8     4  format version (1)
+//!     12     1  rows            13  1  columns
+//!     14     1  blocked rule (0: a blocked side loses, 1: draw)
+//!     15     1  stones of the side to move   16  1  stones of the side waiting
+//!     17     1  index scheme (1: colex ranks, side to move folded, no symmetry)
+//!     18     1  entry width in bytes (2)
+//!     24     8  entries
+//!   4096     -  entries, little-endian u16, in index order (see `Entry`)
+//!    end    16  trailer: "FANOEND\0", then the checksum of everything before it
+//! ```
+//!
+//! Files are written under a temporary name and renamed when complete, so a file with the final
+//! name is whole unless something damaged it later; opening one checks its size, header and
+//! checksum, and names the file and the problem when any is wrong.
+
+use crate::entry::Entry;
+use crate::index::Material;
+use fanorona_engine::{Blocked, Board, Rules};
+use memmap2::Mmap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"FANOTBL\0";
+const TRAILER_MAGIC: &[u8; 8] = b"FANOEND\0";
+const FORMAT_VERSION: u32 = 1;
+const INDEX_SCHEME: u8 = 1;
+const ENTRY_WIDTH: u8 = 2;
+/// The payload starts on a page boundary.
+const HEADER_SIZE: usize = 4096;
+const TRAILER_SIZE: usize = 16;
+
+/// What a table file is for: board, rules and material.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableId {
+    pub rows: usize,
+    pub columns: usize,
+    pub blocked: Blocked,
+    pub material: Material,
+}
+
+impl TableId {
+    pub fn new(board: &Board, rules: &Rules, material: Material) -> TableId {
+        TableId {
+            rows: board.rows(),
+            columns: board.columns(),
+            blocked: rules.blocked,
+            material,
+        }
+    }
+
+    /// `5x9-loss-3v2.fntb`: board, blocked rule, stones to move v stones waiting.
+    pub fn file_name(&self) -> String {
+        let rule = match self.blocked {
+            Blocked::Loss => "loss",
+            Blocked::Draw => "draw",
+        };
+        format!(
+            "{}x{}-{rule}-{}v{}.fntb",
+            self.rows, self.columns, self.material.mover, self.material.waiting
+        )
+    }
+
+    fn header(&self, entries: u64) -> [u8; HEADER_SIZE] {
+        let mut header = [0u8; HEADER_SIZE];
+        header[0..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header[12] = self.rows as u8;
+        header[13] = self.columns as u8;
+        header[14] = match self.blocked {
+            Blocked::Loss => 0,
+            Blocked::Draw => 1,
+        };
+        header[15] = self.material.mover as u8;
+        header[16] = self.material.waiting as u8;
+        header[17] = INDEX_SCHEME;
+        header[18] = ENTRY_WIDTH;
+        header[24..32].copy_from_slice(&entries.to_le_bytes());
+        header
+    }
+}
+
+/// What is wrong with a table file.
+#[derive(Debug)]
+pub enum TableError {
+    Missing {
+        path: PathBuf,
+    },
+    Io {
+        path: PathBuf,
+        error: io::Error,
+    },
+    Truncated {
+        path: PathBuf,
+        expected: u64,
+        found: u64,
+    },
+    BadHeader {
+        path: PathBuf,
+        field: &'static str,
+    },
+    BadChecksum {
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Missing { path } => write!(f, "table file {} is missing", path.display()),
+            TableError::Io { path, error } => write!(f, "table file {}: {error}", path.display()),
+            TableError::Truncated {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "table file {} is truncated or padded: {found} bytes, expected {expected}",
+                path.display()
+            ),
+            TableError::BadHeader { path, field } => {
+                write!(
+                    f,
+                    "table file {} has a wrong header: {field} does not match",
+                    path.display()
+                )
+            }
+            TableError::BadChecksum { path } => {
+                write!(
+                    f,
+                    "table file {} is corrupt: its checksum does not match its contents",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// Write `entries` as the table `id` in `directory`: to a temporary name, then renamed.
+pub fn write_table(
+    directory: &Path,
+    id: &TableId,
+    entries: &[Entry],
+) -> Result<PathBuf, TableError> {
+    let path = directory.join(id.file_name());
+    let temporary = path.with_extension("fntb.tmp");
+    let io_error = |error| TableError::Io {
+        path: temporary.clone(),
+        error,
+    };
+    let mut checksum = Checksum::new();
+    let mut out = BufWriter::new(File::create(&temporary).map_err(io_error)?);
+    let header = id.header(entries.len() as u64);
+    checksum.update(&header);
+    out.write_all(&header).map_err(io_error)?;
+    for chunk in entries.chunks(1 << 16) {
+        let bytes: Vec<u8> = chunk
+            .iter()
+            .flat_map(|entry| entry.0.to_le_bytes())
+            .collect();
+        checksum.update(&bytes);
+        out.write_all(&bytes).map_err(io_error)?;
+    }
+    out.write_all(TRAILER_MAGIC).map_err(io_error)?;
+    out.write_all(&checksum.finish().to_le_bytes())
+        .map_err(io_error)?;
+    let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
+    file.sync_all().map_err(io_error)?;
+    std::fs::rename(&temporary, &path).map_err(|error| TableError::Io {
+        path: path.clone(),
+        error,
+    })?;
+    Ok(path)
+}
+
+/// A table file, mapped into memory after its size, header and checksum were checked.
+pub struct TableFile {
+    map: Mmap,
+    entries: u64,
+}
+
+impl TableFile {
+    /// Open and check the table `id` in `directory`; `entries` is how many it must hold.
+    pub fn open(directory: &Path, id: &TableId, entries: u64) -> Result<TableFile, TableError> {
+        let path = directory.join(id.file_name());
+        let file = File::open(&path).map_err(|error| match error.kind() {
+            io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
+            _ => TableError::Io {
+                path: path.clone(),
+                error,
+            },
+        })?;
+        // Safety: the map is read-only and the file is never written after its rename; a file
+        // changed by someone else while mapped is outside what this program can guard against.
+        let map = unsafe { Mmap::map(&file) }.map_err(|error| TableError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        check_contents(&path, &map, id, entries)?;
+        Ok(TableFile { map, entries })
+    }
+
+    #[inline]
+    pub fn get(&self, index: u64) -> Entry {
+        assert!(index < self.entries, "index {index} out of range");
+        let at = HEADER_SIZE + 2 * index as usize;
+        Entry(u16::from_le_bytes([self.map[at], self.map[at + 1]]))
+    }
+
+    pub fn len(&self) -> u64 {
+        self.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries == 0
+    }
+
+    /// The checksum stored in the trailer (what `data/` records for each file).
+    pub fn checksum(&self) -> u64 {
+        let at = self.map.len() - 8;
+        u64::from_le_bytes(self.map[at..].try_into().expect("8 bytes"))
+    }
+}
+
+fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Result<(), TableError> {
+    let expected = (HEADER_SIZE + TRAILER_SIZE) as u64 + ENTRY_WIDTH as u64 * entries;
+    if bytes.len() as u64 != expected {
+        return Err(TableError::Truncated {
+            path: path.to_path_buf(),
+            expected,
+            found: bytes.len() as u64,
+        });
+    }
+    let wanted = id.header(entries);
+    let fields: [(&'static str, std::ops::Range<usize>); 9] = [
+        ("magic", 0..8),
+        ("format version", 8..12),
+        ("board size", 12..14),
+        ("blocked rule", 14..15),
+        ("material", 15..17),
+        ("index scheme", 17..18),
+        ("entry width", 18..19),
+        ("entry count", 24..32),
+        ("reserved bytes", 32..HEADER_SIZE),
+    ];
+    for (field, range) in fields {
+        if bytes[range.clone()] != wanted[range] {
+            return Err(TableError::BadHeader {
+                path: path.to_path_buf(),
+                field,
+            });
+        }
+    }
+    let body_end = bytes.len() - TRAILER_SIZE;
+    if &bytes[body_end..body_end + 8] != TRAILER_MAGIC {
+        return Err(TableError::BadHeader {
+            path: path.to_path_buf(),
+            field: "trailer",
+        });
+    }
+    let mut checksum = Checksum::new();
+    checksum.update(&bytes[..body_end]);
+    let stored = u64::from_le_bytes(bytes[body_end + 8..].try_into().expect("8 bytes"));
+    if checksum.finish() != stored {
+        return Err(TableError::BadChecksum {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// A 64-bit checksum over 8-byte words: multiply-rotate mixing per word, length and a final mix
+/// at the end. Fast enough for gigabytes (several GB/s) and sensitive to any flipped bit.
+struct Checksum {
+    state: u64,
+    length: u64,
+    pending: Vec<u8>,
+}
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum {
+            state: 0x243f_6a88_85a3_08d3,
+            length: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    fn update(&mut self, mut bytes: &[u8]) {
+        self.length += bytes.len() as u64;
+        if !self.pending.is_empty() {
+            let take = (8 - self.pending.len()).min(bytes.len());
+            self.pending.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.pending.len() == 8 {
+                let word = u64::from_le_bytes(self.pending[..].try_into().expect("8 bytes"));
+                self.mix(word);
+                self.pending.clear();
+            }
+        }
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.mix(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        self.pending.extend_from_slice(words.remainder());
+    }
+
+    #[inline(always)]
+    fn mix(&mut self, word: u64) {
+        self.state = (self.state ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+
+    fn finish(mut self) -> u64 {
+        let mut tail = [0u8; 8];
+        tail[..self.pending.len()].copy_from_slice(&self.pending);
+        self.mix(u64::from_le_bytes(tail));
+        let mut x = self.state ^ self.length;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_does_not_depend_on_how_bytes_are_split() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut whole = Checksum::new();
+        whole.update(&bytes);
+        let mut pieces = Checksum::new();
+        for chunk in bytes.chunks(13) {
+            pieces.update(chunk);
+        }
+        assert_eq!(whole.finish(), pieces.finish());
+    }
+}

@@ -1,0 +1,21 @@
+//! How long jobs report progress, without the solver depending on a terminal library: the
+//! command line implements this with progress bars, tests pass [`NoProgress`].
+
+/// Receives a long job's phases and progress.
+pub trait Progress {
+    /// A new phase of `total` units of work begins.
+    fn phase(&self, name: &str, total: u64);
+    /// `units` more units of the current phase are done.
+    fn advance(&self, units: u64);
+    /// A message between phases (a table skipped, rebuilt, written).
+    fn note(&self, message: &str);
+}
+
+/// Reports nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn note(&self, _: &str) {}
+}

@@ -1,0 +1,160 @@
+//! Table files: written and read back, damage detected and named, builds resumed.
+
+use fanorona_engine::{Board, Color, Position, Rules};
+use fanorona_solver::file::write_table;
+use fanorona_solver::{
+    materials, verify, Entry, Material, MaterialIndex, NoProgress, TableError, TableId, Tables,
+};
+use std::fs;
+use std::path::Path;
+
+const STONES: usize = 5;
+
+fn board() -> Board {
+    Board::new(3, 5).unwrap()
+}
+
+fn build(directory: &Path) -> Tables {
+    Tables::build_files(&board(), Rules::default(), STONES, directory, &NoProgress).unwrap()
+}
+
+fn file_of(directory: &Path, material: Material) -> std::path::PathBuf {
+    directory.join(TableId::new(&board(), &Rules::default(), material).file_name())
+}
+
+#[test]
+fn files_hold_what_memory_holds_and_verify_clean() {
+    let directory = tempfile::tempdir().unwrap();
+    let from_files = build(directory.path());
+    let in_memory = Tables::build(&board(), Rules::default(), STONES);
+    for material in materials(STONES) {
+        let a: Vec<Entry> = from_files.entries(material).unwrap().collect();
+        let b: Vec<Entry> = in_memory.entries(material).unwrap().collect();
+        assert_eq!(a, b, "{material:?}");
+    }
+    let reopened = Tables::open(&board(), Rules::default(), STONES, directory.path()).unwrap();
+    assert!(verify(&reopened, &NoProgress, 10).is_empty());
+}
+
+/// Open after damaging one file with `damage`; the error must name that file.
+fn open_after(damage: impl FnOnce(&mut Vec<u8>)) -> TableError {
+    let directory = tempfile::tempdir().unwrap();
+    build(directory.path());
+    let path = file_of(directory.path(), Material::new(2, 3));
+    let mut bytes = fs::read(&path).unwrap();
+    damage(&mut bytes);
+    fs::write(&path, bytes).unwrap();
+    let error = Tables::open(&board(), Rules::default(), STONES, directory.path())
+        .err()
+        .expect("damage is detected");
+    assert!(error.to_string().contains("3x5-loss-2v3.fntb"), "{error}");
+    error
+}
+
+#[test]
+fn a_flipped_byte_is_detected() {
+    let error = open_after(|bytes| bytes[4096 + 1234] ^= 0x10);
+    assert!(matches!(error, TableError::BadChecksum { .. }), "{error}");
+}
+
+#[test]
+fn a_truncated_file_is_detected() {
+    let error = open_after(|bytes| bytes.truncate(bytes.len() - 100));
+    assert!(matches!(error, TableError::Truncated { .. }), "{error}");
+}
+
+#[test]
+fn a_wrong_header_is_detected() {
+    let error = open_after(|bytes| bytes[13] = 7); // columns
+    assert!(
+        matches!(
+            error,
+            TableError::BadHeader {
+                field: "board size",
+                ..
+            }
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let directory = tempfile::tempdir().unwrap();
+    build(directory.path());
+    fs::remove_file(file_of(directory.path(), Material::new(1, 1))).unwrap();
+    let error = Tables::open(&board(), Rules::default(), STONES, directory.path())
+        .err()
+        .unwrap();
+    assert!(
+        matches!(error, TableError::Missing { .. })
+            && error.to_string().contains("3x5-loss-1v1.fntb"),
+        "{error}"
+    );
+}
+
+#[test]
+fn verify_finds_a_wrong_entry_with_a_valid_checksum() {
+    let directory = tempfile::tempdir().unwrap();
+    let tables = build(directory.path());
+    let material = Material::new(2, 2);
+    let mut entries: Vec<Entry> = tables.entries(material).unwrap().collect();
+    let index = MaterialIndex::new(&board(), material);
+    // Turn the first won position into a draw, and write the file whole again.
+    let i = entries
+        .iter()
+        .position(|e| e.distance().is_some_and(|d| d > 0))
+        .unwrap();
+    let original = entries[i];
+    entries[i] = Entry::DRAW;
+    drop(tables);
+    write_table(
+        directory.path(),
+        &TableId::new(&board(), &Rules::default(), material),
+        &entries,
+    )
+    .unwrap();
+    let reopened = Tables::open(&board(), Rules::default(), STONES, directory.path()).unwrap();
+    let mismatches = verify(&reopened, &NoProgress, 100);
+    let (mover, waiting) = index.position(i as u64);
+    let tampered = Position {
+        mover,
+        waiting,
+        side: Color::White,
+    };
+    let found = mismatches
+        .iter()
+        .find(|m| m.material == material && m.index == i as u64)
+        .expect("the tampered entry is reported");
+    assert_eq!(
+        (found.position, found.stored, found.derived),
+        (tampered, Entry::DRAW, original)
+    );
+}
+
+#[test]
+fn an_interrupted_build_resumes_and_gives_identical_files() {
+    let fresh = tempfile::tempdir().unwrap();
+    build(fresh.path());
+    let resumed = tempfile::tempdir().unwrap();
+    build(resumed.path());
+    // As if interrupted: the largest system missing, one of its files half written under its
+    // temporary name, and a smaller file damaged.
+    fs::remove_file(file_of(resumed.path(), Material::new(2, 3))).unwrap();
+    fs::remove_file(file_of(resumed.path(), Material::new(3, 2))).unwrap();
+    fs::write(
+        file_of(resumed.path(), Material::new(2, 3)).with_extension("fntb.tmp"),
+        b"partial",
+    )
+    .unwrap();
+    let damaged = file_of(resumed.path(), Material::new(1, 2));
+    let mut bytes = fs::read(&damaged).unwrap();
+    bytes[5000] ^= 1;
+    fs::write(&damaged, bytes).unwrap();
+    build(resumed.path());
+    for material in materials(STONES) {
+        let a = fs::read(file_of(fresh.path(), material)).unwrap();
+        let b = fs::read(file_of(resumed.path(), material)).unwrap();
+        assert!(a == b, "{material:?} differs after resuming");
+    }
+}
