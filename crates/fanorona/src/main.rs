@@ -2,6 +2,7 @@
 
 mod commands;
 mod output;
+mod progress;
 mod setup;
 
 use clap::{Parser, Subcommand};
@@ -11,7 +12,7 @@ use std::process::ExitCode;
 #[command(
     name = "fanorona",
     version,
-    about = "Fanorona engine and solver: perft, legal turns, boards"
+    about = "Fanorona engine and solver: perft, legal turns, boards, endgame tables"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,6 +24,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     Moves(commands::moves::MovesArgs),
     Show(commands::show::ShowArgs),
+    Tables(commands::tables::TablesArgs),
+    Query(commands::query::QueryArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +34,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => args.run(),
         Command::Moves(args) => args.run(),
         Command::Show(args) => args.run(),
+        Command::Tables(args) => args.run(),
+        Command::Query(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

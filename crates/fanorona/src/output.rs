@@ -7,12 +7,16 @@ use std::fmt;
 pub enum CliError {
     /// The user's input is wrong (a position, a size, an option): exit code 2, like a usage error.
     Input(String),
+    /// The job could not be done or failed a check (a missing or corrupt table, a mismatch):
+    /// exit code 1.
+    Failure(String),
 }
 
 impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,
+            CliError::Failure(_) => 1,
         }
     }
 }
@@ -20,7 +24,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(message) => f.write_str(message),
+            CliError::Input(message) | CliError::Failure(message) => f.write_str(message),
         }
     }
 }
@@ -28,6 +32,12 @@ impl fmt::Display for CliError {
 impl From<fanorona_engine::NotationError> for CliError {
     fn from(error: fanorona_engine::NotationError) -> Self {
         CliError::Input(error.to_string())
+    }
+}
+
+impl From<fanorona_solver::TableError> for CliError {
+    fn from(error: fanorona_solver::TableError) -> Self {
+        CliError::Failure(error.to_string())
     }
 }
 

@@ -2,7 +2,8 @@
 
 use crate::output::CliError;
 use clap::{Args, ValueEnum};
-use fanorona_engine::{parse_position, Board, Position, Start};
+use fanorona_engine::{parse_position, Blocked, Board, Position, Rules, Start};
+use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum StartName {
@@ -48,5 +49,34 @@ impl PositionArgs {
         };
         let position = start.position(&board).map_err(CliError::Input)?;
         Ok((board, position))
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum BlockedRule {
+    /// A side to move with stones but no legal turn has lost.
+    Loss,
+    /// ... or the game is drawn.
+    Draw,
+}
+
+/// Where the tables are and which rules they are for.
+#[derive(Args)]
+pub struct TableArgs {
+    /// Directory of the table files.
+    #[arg(long, value_name = "DIR", default_value = "tables")]
+    pub tables: PathBuf,
+    /// What a blocked side to move gets (SPEC.md §1).
+    #[arg(long, value_enum, default_value = "loss")]
+    blocked: BlockedRule,
+}
+
+impl TableArgs {
+    pub fn rules(&self) -> Rules {
+        let blocked = match self.blocked {
+            BlockedRule::Loss => Blocked::Loss,
+            BlockedRule::Draw => Blocked::Draw,
+        };
+        Rules { blocked }
     }
 }

@@ -116,3 +116,72 @@ fn bad_input_is_named_with_exit_code_2() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// A fresh directory under the target directory (removed first).
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn tables_build_query_verify_stats() {
+    let dir = scratch("tables-3x3");
+    let dir_arg = dir.to_str().unwrap();
+    let built = json(&[
+        "tables", "build", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
+    ]);
+    assert_eq!(built["materials"], 28);
+    // SPEC.md §4: the 3x3 start is a White win.
+    let query = json(&[
+        "query",
+        "--position",
+        "BBB/B1W/WWW w",
+        "--tables",
+        dir_arg,
+        "--json",
+    ]);
+    assert_eq!(query["value"], "win");
+    let turns = query["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 4);
+    // The best turn wins as fast as the position promises.
+    let best = turns
+        .iter()
+        .filter(|t| t["value"] == "win")
+        .map(|t| t["plies"].as_u64().unwrap())
+        .min();
+    assert_eq!(best, query["plies"].as_u64());
+    let verified = json(&[
+        "tables", "verify", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
+    ]);
+    assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
+    let stats = json(&[
+        "tables", "stats", "--board", "3x3", "--stones", "3", "--tables", dir_arg, "--json",
+    ]);
+    let positions: u64 = stats
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(positions, 72 + 252 + 252);
+}
+
+#[test]
+fn a_missing_table_is_named_with_the_command_to_build_it() {
+    let dir = scratch("tables-empty");
+    let output = fanorona(&[
+        "query",
+        "--position",
+        "BBB/B1W/WWW w",
+        "--tables",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is missing")
+            && stderr.contains("fanorona tables build --board 3x3 --stones 8"),
+        "{stderr}"
+    );
+}

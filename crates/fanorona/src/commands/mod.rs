@@ -2,4 +2,6 @@
 
 pub mod moves;
 pub mod perft;
+pub mod query;
 pub mod show;
+pub mod tables;

@@ -1,0 +1,242 @@
+//! `fanorona tables build|verify|stats`: endgame tables on disk.
+
+use crate::output::{print_json, CliError};
+use crate::progress::Bar;
+use crate::setup::TableArgs;
+use clap::{Args, Subcommand};
+use fanorona_engine::{format_position, Board};
+use fanorona_solver::{material_stats, materials, verify, MaterialIndex, Tables};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Build, verify or summarise endgame tables.
+#[derive(Args)]
+pub struct TablesArgs {
+    #[command(subcommand)]
+    command: TablesCommand,
+}
+
+#[derive(Subcommand)]
+enum TablesCommand {
+    /// Solve every material up to a stone count; skips files already built and whole.
+    Build(Scope),
+    /// Re-derive every entry of every file from its successors and report any mismatch.
+    Verify(Scope),
+    /// Positions, wins, draws, losses and the longest win, per material.
+    Stats(Scope),
+}
+
+/// Which tables: board, stone count, directory and rules.
+#[derive(Args)]
+struct Scope {
+    /// Board size, rows x columns.
+    #[arg(long, value_name = "RxC", default_value = "5x9")]
+    board: String,
+    /// The largest number of stones on the board (both sides).
+    #[arg(long)]
+    stones: usize,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// Print one JSON document.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Scope {
+    fn board(&self) -> Result<Board, CliError> {
+        let board = Board::parse_size(&self.board).map_err(CliError::Input)?;
+        if self.stones < 2 || self.stones > board.points() {
+            return Err(CliError::Input(format!(
+                "--stones must be between 2 and {} on {}",
+                board.points(),
+                board.size_name()
+            )));
+        }
+        Ok(board)
+    }
+
+    fn open(&self) -> Result<Tables, CliError> {
+        Ok(Tables::open(
+            &self.board()?,
+            self.tables.rules(),
+            self.stones,
+            &self.tables.tables,
+        )?)
+    }
+}
+
+impl TablesArgs {
+    pub fn run(&self) -> Result<(), CliError> {
+        match &self.command {
+            TablesCommand::Build(scope) => build(scope),
+            TablesCommand::Verify(scope) => check(scope),
+            TablesCommand::Stats(scope) => stats(scope),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct BuildReport {
+    board: String,
+    stones: usize,
+    materials: usize,
+    positions: u64,
+    seconds: f64,
+    directory: String,
+}
+
+fn build(scope: &Scope) -> Result<(), CliError> {
+    let board = scope.board()?;
+    let clock = Instant::now();
+    let bar = Bar::new();
+    let tables = Tables::build_files(
+        &board,
+        scope.tables.rules(),
+        scope.stones,
+        &scope.tables.tables,
+        &bar,
+    );
+    bar.finish();
+    let tables = tables?;
+    let report = BuildReport {
+        board: board.size_name(),
+        stones: scope.stones,
+        materials: materials(scope.stones).count(),
+        positions: tables.positions(),
+        seconds: clock.elapsed().as_secs_f64(),
+        directory: scope.tables.tables.display().to_string(),
+    };
+    if scope.json {
+        print_json(&report);
+    } else {
+        println!(
+            "{} tables of {} up to {} stones: {} positions, {:.1} s, in {}",
+            report.materials,
+            report.board,
+            report.stones,
+            report.positions,
+            report.seconds,
+            report.directory
+        );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct VerifyReport {
+    board: String,
+    stones: usize,
+    positions: u64,
+    mismatches: Vec<MismatchLine>,
+}
+
+#[derive(Serialize)]
+struct MismatchLine {
+    material: String,
+    index: u64,
+    position: String,
+    stored: String,
+    derived: String,
+}
+
+fn check(scope: &Scope) -> Result<(), CliError> {
+    let tables = scope.open()?;
+    let bar = Bar::new();
+    let mismatches = verify(&tables, &bar, 100);
+    bar.finish();
+    let report = VerifyReport {
+        board: tables.board().size_name(),
+        stones: scope.stones,
+        positions: tables.positions(),
+        mismatches: mismatches
+            .iter()
+            .map(|m| MismatchLine {
+                material: format!("{}v{}", m.material.mover, m.material.waiting),
+                index: m.index,
+                position: format_position(tables.board(), &m.position),
+                stored: format!("{:?}", m.stored),
+                derived: format!("{:?}", m.derived),
+            })
+            .collect(),
+    };
+    if scope.json {
+        print_json(&report);
+    } else {
+        for line in &report.mismatches {
+            println!(
+                "mismatch {} #{} {}: stored {}, derived {}",
+                line.material, line.index, line.position, line.stored, line.derived
+            );
+        }
+        println!(
+            "{} positions checked, {} mismatches",
+            report.positions,
+            report.mismatches.len()
+        );
+    }
+    if report.mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Failure(format!(
+            "{} entries do not follow from their successors",
+            report.mismatches.len()
+        )))
+    }
+}
+
+#[derive(Serialize)]
+struct StatsLine {
+    material: String,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    longest_win: u16,
+    longest_loss: u16,
+    checksum: String,
+}
+
+fn stats(scope: &Scope) -> Result<(), CliError> {
+    let tables = scope.open()?;
+    let lines: Vec<StatsLine> = materials(scope.stones)
+        .filter_map(|material| {
+            let stats = material_stats(&tables, material)?;
+            debug_assert_eq!(
+                stats.positions,
+                MaterialIndex::new(tables.board(), material).size()
+            );
+            Some(StatsLine {
+                material: format!("{}v{}", material.mover, material.waiting),
+                positions: stats.positions,
+                wins: stats.wins,
+                draws: stats.draws,
+                losses: stats.losses,
+                longest_win: stats.longest_win,
+                longest_loss: stats.longest_loss,
+                checksum: format!("{:016x}", tables.checksum(material).unwrap_or(0)),
+            })
+        })
+        .collect();
+    if scope.json {
+        print_json(&lines);
+        return Ok(());
+    }
+    println!(
+        "| material | positions | wins | draws | losses | longest win | longest loss | checksum |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for l in &lines {
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            l.material,
+            l.positions,
+            l.wins,
+            l.draws,
+            l.losses,
+            l.longest_win,
+            l.longest_loss,
+            l.checksum
+        );
+    }
+    Ok(())
+}
