@@ -148,7 +148,7 @@ impl std::error::Error for TableError {}
 pub fn write_table(
     directory: &Path,
     id: &TableId,
-    entries: &[Entry],
+    entries: impl ExactSizeIterator<Item = Entry>,
 ) -> Result<PathBuf, TableError> {
     let path = directory.join(id.file_name());
     let temporary = path.with_extension("fntb.tmp");
@@ -161,14 +161,17 @@ pub fn write_table(
     let header = id.header(entries.len() as u64);
     checksum.update(&header);
     out.write_all(&header).map_err(io_error)?;
-    for chunk in entries.chunks(1 << 16) {
-        let bytes: Vec<u8> = chunk
-            .iter()
-            .flat_map(|entry| entry.0.to_le_bytes())
-            .collect();
-        checksum.update(&bytes);
-        out.write_all(&bytes).map_err(io_error)?;
+    let mut buffer = Vec::with_capacity(1 << 17);
+    for entry in entries {
+        buffer.extend_from_slice(&entry.0.to_le_bytes());
+        if buffer.len() == buffer.capacity() {
+            checksum.update(&buffer);
+            out.write_all(&buffer).map_err(io_error)?;
+            buffer.clear();
+        }
     }
+    checksum.update(&buffer);
+    out.write_all(&buffer).map_err(io_error)?;
     out.write_all(TRAILER_MAGIC).map_err(io_error)?;
     out.write_all(&checksum.finish().to_le_bytes())
         .map_err(io_error)?;

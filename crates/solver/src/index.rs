@@ -73,6 +73,11 @@ impl MaterialIndex {
         self.material
     }
 
+    /// The number of points of the board.
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
     /// The number of positions of this material.
     pub fn size(&self) -> u64 {
         choose(self.points, self.material.mover) * self.waiting_sets

@@ -2,7 +2,7 @@
 //! command line implements this with progress bars, tests pass [`NoProgress`].
 
 /// Receives a long job's phases and progress.
-pub trait Progress {
+pub trait Progress: Sync {
     /// A new phase of `total` units of work begins.
     fn phase(&self, name: &str, total: u64);
     /// `units` more units of the current phase are done.

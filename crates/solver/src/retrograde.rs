@@ -1,25 +1,55 @@
-//! Retrograde analysis of one closed system of materials.
+//! Retrograde analysis of one closed system of materials, in parallel.
 //!
 //! A capture lowers the stone count and a paika keeps it and swaps the sides, so the materials
 //! (a, b) and (b, a) form a closed system whose only other exits lead to smaller, already solved
 //! materials. Positions with a capture are therefore decided at once from the smaller tables;
 //! blocked positions are decided by the rules; every other position counts its paika children.
-//! Decided positions are then taken in order of distance, and each undoes its paika (un-moves)
-//! to reach its predecessors: a lost child makes the predecessor won one ply later, a won child
-//! lowers the predecessor's count of undecided children, and the last one makes it lost one ply
-//! after the slowest. Taking them in order of distance gives the winner the quickest win and
-//! the loser the slowest loss. What is never decided is a draw.
+//!
+//! Then, for distance d = 0, 1, 2, …, every position decided at distance d undoes its paika
+//! (un-moves) to reach its predecessors: a lost child makes an undecided predecessor won at d + 1;
+//! a won child lowers the predecessor's count of undecided children, and the last one makes it
+//! lost at d + 1. Going by distance gives the winner the quickest win and the loser the slowest
+//! loss. What is never decided is a draw.
+//!
+//! Memory: an entry (2 bytes) and a count (1 byte) per position, nothing else. The positions of
+//! level d are found by scanning the entries for distance d. Threads share the work by blocks of
+//! one mover set (all its waiting sets); entries and counts are atomics. Claiming a predecessor
+//! as won, or taking its count to zero, is one atomic step, so each position is decided once. A
+//! position with a lost child can never have its count reach zero (lost children never count
+//! down), so "won" and "lost" never compete for the same position.
 
 use crate::entry::Entry;
-use crate::index::{Material, MaterialIndex};
+use crate::index::{colex_unrank, k_subsets, Material, MaterialIndex};
 use crate::progress::Progress;
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
-use fanorona_engine::{Board, Color, Position, Rules, Value};
+use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 /// The solved entries of one material, in index order.
-pub struct MaterialTable {
+pub struct SolvedTable {
     pub index: MaterialIndex,
-    pub entries: Vec<Entry>,
+    entries: Vec<AtomicU16>,
+}
+
+impl SolvedTable {
+    pub fn entry(&self, i: u64) -> Entry {
+        Entry(self.entries[i as usize].load(Relaxed))
+    }
+
+    /// Every entry in index order.
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = Entry> + '_ {
+        self.entries.iter().map(|e| Entry(e.load(Relaxed)))
+    }
+}
+
+/// The state of one material while its system is solved.
+struct Slot {
+    index: MaterialIndex,
+    entries: Vec<AtomicU16>,
+    /// Undecided positions: how many paika children are not yet known to be won (at least 1).
+    /// Decided positions: 0.
+    undecided_children: Vec<AtomicU8>,
 }
 
 /// Solve the system of `material` and its swap (one material if they are equal). `probe` gives
@@ -28,198 +58,197 @@ pub fn solve_system(
     board: &Board,
     rules: &Rules,
     material: Material,
-    probe: &dyn Fn(&Position) -> Entry,
+    probe: &(dyn Fn(&Position) -> Entry + Sync),
     progress: &dyn Progress,
-) -> Vec<MaterialTable> {
-    let mut system = System::new(board, rules, material);
-    let name = system.name();
-    let positions = system.positions();
+) -> Vec<SolvedTable> {
+    let mut materials = vec![material];
+    if material.swapped() != material {
+        materials.push(material.swapped());
+    }
+    let slots: Vec<Slot> = materials.into_iter().map(|m| Slot::new(board, m)).collect();
+    let name: Vec<String> = slots
+        .iter()
+        .map(|s| {
+            format!(
+                "{}v{}",
+                s.index.material().mover,
+                s.index.material().waiting
+            )
+        })
+        .collect();
+    let name = name.join("+");
+    let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
+
     progress.phase(
         &format!("{name}: captures and blocked positions"),
         positions,
     );
-    let mut frontier = system.decide_at_once(probe, progress);
-    progress.phase(&format!("{name}: paika, by distance (at most)"), positions);
+    let mut deepest = 0;
+    for slot in &slots {
+        deepest = deepest.max(decide_at_once(board, rules, slot, probe, progress));
+    }
+    progress.phase(&format!("{name}: paika, distance by distance"), positions);
     let mut distance = 0;
-    while distance < frontier.len() {
-        let decided = std::mem::take(&mut frontier[distance]);
-        progress.advance(decided.len() as u64);
-        for (slot, index) in decided {
-            system.propagate(slot, index, &mut frontier);
+    // Each level's positions can only decide positions one ply further, so once a level is
+    // empty and no capture position lies deeper, nothing more can be decided.
+    loop {
+        let found: u64 = (0..slots.len())
+            .map(|s| propagate_level(board, &slots, s, distance))
+            .sum();
+        progress.advance(found);
+        if found == 0 && distance >= deepest {
+            break;
         }
         distance += 1;
     }
-    system.finish()
+    slots
+        .into_iter()
+        .map(|slot| SolvedTable {
+            index: slot.index,
+            entries: slot.entries,
+        })
+        .collect()
 }
 
-/// The materials being solved together and their state while solving.
-struct System<'a> {
-    board: &'a Board,
-    rules: &'a Rules,
-    slots: Vec<Slot>,
-}
-
-struct Slot {
-    index: MaterialIndex,
-    entries: Vec<Entry>,
-    /// For undecided positions: how many paika children are not yet known to be won.
-    undecided_children: Vec<u8>,
-    /// Whether the entry is final (decided); an undecided entry ends as a draw.
-    decided: Vec<bool>,
-}
-
-/// Positions decided at each distance, waiting to be propagated: (slot, index).
-type Frontier = Vec<Vec<(usize, u64)>>;
-
-impl<'a> System<'a> {
-    fn new(board: &'a Board, rules: &'a Rules, material: Material) -> System<'a> {
-        let mut materials = vec![material];
-        if material.swapped() != material {
-            materials.push(material.swapped());
-        }
-        let slots = materials
-            .into_iter()
-            .map(|m| {
-                let index = MaterialIndex::new(board, m);
-                let size = index.size() as usize;
-                Slot {
-                    index,
-                    entries: vec![Entry::DRAW; size],
-                    undecided_children: vec![0; size],
-                    decided: vec![false; size],
-                }
-            })
-            .collect();
-        System {
-            board,
-            rules,
-            slots,
+impl Slot {
+    fn new(board: &Board, material: Material) -> Slot {
+        let index = MaterialIndex::new(board, material);
+        let size = index.size() as usize;
+        let entries = (0..size).map(|_| AtomicU16::new(0)).collect();
+        let undecided_children = (0..size).map(|_| AtomicU8::new(0)).collect();
+        Slot {
+            index,
+            entries,
+            undecided_children,
         }
     }
 
-    /// "3v2+2v3": the materials, stones to move v stones waiting.
-    fn name(&self) -> String {
-        let names: Vec<String> = self
-            .slots
-            .iter()
-            .map(|slot| {
-                format!(
-                    "{}v{}",
-                    slot.index.material().mover,
-                    slot.index.material().waiting
-                )
-            })
-            .collect();
-        names.join("+")
+    /// The waiting set of the position at `offset` within mover set `mover`'s block.
+    fn waiting(&self, mover: Bitboard, offset: u64) -> Bitboard {
+        let free = Bitboard(self.all_points()) & !mover;
+        Bitboard::deposit(colex_unrank(offset, self.index.material().waiting), free)
     }
 
-    fn positions(&self) -> u64 {
-        self.slots.iter().map(|slot| slot.index.size()).sum()
+    fn all_points(&self) -> u64 {
+        let points = self.index.points();
+        if points == 64 {
+            u64::MAX
+        } else {
+            (1 << points) - 1
+        }
     }
+}
 
-    /// Decide captures (from smaller tables) and blocked positions; count the children of the rest.
-    fn decide_at_once(
-        &mut self,
-        probe: &dyn Fn(&Position) -> Entry,
-        progress: &dyn Progress,
-    ) -> Frontier {
-        let mut frontier = Frontier::new();
-        let mut next = Vec::new();
-        for (slot_number, slot) in self.slots.iter_mut().enumerate() {
-            for (i, (mover, waiting)) in slot.index.positions().enumerate() {
-                if i % 4096 == 4095 {
-                    progress.advance(4096);
-                }
-                // The colour does not matter to the rules; tables are colour-blind.
+/// Decide captures (from smaller tables) and blocked positions, and count the paika children of
+/// the rest, one mover set per task. Returns the largest distance decided.
+fn decide_at_once(
+    board: &Board,
+    rules: &Rules,
+    slot: &Slot,
+    probe: &(dyn Fn(&Position) -> Entry + Sync),
+    progress: &dyn Progress,
+) -> u16 {
+    let block = slot.index.waiting_sets();
+    let points = slot.index.points();
+    let material = slot.index.material();
+    k_subsets(points, material.mover)
+        .enumerate()
+        .par_bridge()
+        .map(|(rank, mover)| {
+            let mover = Bitboard(mover);
+            let free = Bitboard(slot.all_points()) & !mover;
+            let mut next = Vec::new();
+            let mut deepest = 0;
+            for (offset, packed) in k_subsets(points - material.mover, material.waiting).enumerate()
+            {
+                let waiting = Bitboard::deposit(packed, free);
+                let i = rank as u64 * block + offset as u64;
                 let position = Position {
                     mover,
                     waiting,
                     side: Color::White,
                 };
-                let entry = if has_capture(self.board, mover, waiting) {
+                let entry = if has_capture(board, mover, waiting) {
                     next.clear();
-                    children(self.board, &position, &mut next);
+                    children(board, &position, &mut next);
                     Entry::from_children(next.iter().map(probe))
-                } else if let Some(value) = self.rules.outcome(self.board, &position) {
-                    match value {
-                        Value::Loss => Entry::loss(0),
-                        _ => Entry::DRAW,
+                } else if let Some(value) = rules.outcome(board, &position) {
+                    if value == Value::Loss {
+                        Entry::loss(0)
+                    } else {
+                        Entry::DRAW
                     }
                 } else {
-                    let count = count_turns(self.board, &position);
-                    slot.undecided_children[i] =
-                        u8::try_from(count).expect("fewer than 256 paika in any position");
+                    let count = count_turns(board, &position);
+                    let count = u8::try_from(count).expect("fewer than 256 paika in any position");
+                    slot.undecided_children[i as usize].store(count, Relaxed);
                     continue;
                 };
-                slot.entries[i] = entry;
-                slot.decided[i] = true;
-                if let Some(distance) = entry.distance() {
-                    push(&mut frontier, distance, (slot_number, i as u64));
-                }
+                slot.entries[i as usize].store(entry.0, Relaxed);
+                deepest = deepest.max(entry.distance().unwrap_or(0));
             }
-        }
-        frontier
-    }
-
-    /// Pass a decided position's value back to its undecided paika predecessors.
-    fn propagate(&mut self, slot_number: usize, index: u64, frontier: &mut Frontier) {
-        let child = self.slots[slot_number].entries[index as usize];
-        let (mover, waiting) = self.slots[slot_number].index.position(index);
-        let mut predecessors = Vec::new();
-        paika_predecessors(
-            self.board,
-            &Position {
-                mover,
-                waiting,
-                side: Color::White,
-            },
-            &mut predecessors,
-        );
-        let earlier = child.one_ply_earlier();
-        let distance = earlier
-            .distance()
-            .expect("only won and lost positions are propagated");
-        for before in predecessors {
-            let slot_number = self.slot_of(Material::of(before.mover, before.waiting));
-            let slot = &mut self.slots[slot_number];
-            let i = slot.index.index(before.mover, before.waiting) as usize;
-            if slot.decided[i] {
-                continue;
-            }
-            if child.value() == Value::Win {
-                slot.undecided_children[i] -= 1;
-                if slot.undecided_children[i] > 0 {
-                    continue;
-                }
-            }
-            slot.entries[i] = earlier;
-            slot.decided[i] = true;
-            push(frontier, distance, (slot_number, i as u64));
-        }
-    }
-
-    fn slot_of(&self, material: Material) -> usize {
-        self.slots
-            .iter()
-            .position(|slot| slot.index.material() == material)
-            .expect("paika stay in the system")
-    }
-
-    fn finish(self) -> Vec<MaterialTable> {
-        self.slots
-            .into_iter()
-            .map(|slot| MaterialTable {
-                index: slot.index,
-                entries: slot.entries,
-            })
-            .collect()
-    }
+            progress.advance(block);
+            deepest
+        })
+        .max()
+        .unwrap_or(0)
 }
 
-fn push(frontier: &mut Frontier, distance: u16, item: (usize, u64)) {
-    let distance = distance as usize;
-    if frontier.len() <= distance {
-        frontier.resize_with(distance + 1, Vec::new);
+/// Pass the values of slot `s`'s positions decided at `distance` to their predecessors.
+/// Returns how many such positions there were.
+fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u64 {
+    let slot = &slots[s];
+    let block = slot.index.waiting_sets() as usize;
+    let mover_sets = slot.index.mover_sets() as usize;
+    let at_distance = |e: u16| e != 0 && (e >> 1) == distance + 1;
+    (0..mover_sets)
+        .into_par_iter()
+        .map(|rank| {
+            let entries = &slot.entries[rank * block..(rank + 1) * block];
+            if !entries.iter().any(|e| at_distance(e.load(Relaxed))) {
+                return 0;
+            }
+            let mover = Bitboard(colex_unrank(rank as u64, slot.index.material().mover));
+            let mut predecessors = Vec::new();
+            let mut found = 0;
+            for (offset, e) in entries.iter().enumerate() {
+                let entry = Entry(e.load(Relaxed));
+                if !at_distance(entry.0) {
+                    continue;
+                }
+                found += 1;
+                let position = Position {
+                    mover,
+                    waiting: slot.waiting(mover, offset as u64),
+                    side: Color::White,
+                };
+                predecessors.clear();
+                paika_predecessors(board, &position, &mut predecessors);
+                for before in &predecessors {
+                    update_predecessor(slots, before, entry);
+                }
+            }
+            found
+        })
+        .sum()
+}
+
+/// A child of `before` turned out to be `child`: decide `before` if that settles it.
+fn update_predecessor(slots: &[Slot], before: &Position, child: Entry) {
+    let material = Material::of(before.mover, before.waiting);
+    let slot = slots
+        .iter()
+        .find(|slot| slot.index.material() == material)
+        .expect("paika stay in the system");
+    let i = slot.index.index(before.mover, before.waiting) as usize;
+    let count = &slot.undecided_children[i];
+    let decided_now = match child.value() {
+        // A lost child: the predecessor is won, if nobody decided it yet.
+        Value::Loss => count.swap(0, Relaxed) > 0,
+        // A won child: one fewer undecided child; the last one decides it lost.
+        _ => count.fetch_update(Relaxed, Relaxed, |c| c.checked_sub(1)) == Ok(1),
+    };
+    if decided_now {
+        slot.entries[i].store(child.one_ply_earlier().0, Relaxed);
     }
-    frontier[distance].push(item);
 }

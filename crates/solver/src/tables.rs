@@ -7,7 +7,7 @@ use crate::entry::Entry;
 use crate::file::{write_table, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
-use crate::retrograde::solve_system;
+use crate::retrograde::{solve_system, SolvedTable};
 use fanorona_engine::{Board, Position, Rules};
 use std::collections::HashMap;
 use std::fmt;
@@ -86,10 +86,11 @@ impl Tables {
         let mut tables = Tables::empty(board, rules);
         for stones in 2..=max_stones.min(board.points()) {
             for material in systems(stones) {
-                for (material, index, entries) in tables.solve(material, &NoProgress) {
+                for solved in tables.solve(material, &NoProgress) {
+                    let entries = Entries::Memory(solved.entries().collect());
                     tables
                         .tables
-                        .insert(material, (index, Entries::Memory(entries)));
+                        .insert(solved.index.material(), (solved.index, entries));
                 }
             }
             tables.max_stones = stones;
@@ -116,12 +117,14 @@ impl Tables {
                 if tables.open_system(material, directory, progress).is_ok() {
                     continue;
                 }
-                for (material, index, entries) in tables.solve(material, progress) {
-                    let id = TableId::new(board, &rules, material);
-                    let path = write_table(directory, &id, &entries)?;
+                for solved in tables.solve(material, progress) {
+                    let id = TableId::new(board, &rules, solved.index.material());
+                    let path = write_table(directory, &id, solved.entries())?;
                     progress.note(&format!("wrote {}", path.display()));
-                    let file = TableFile::open(directory, &id, index.size())?;
-                    tables.tables.insert(material, (index, Entries::File(file)));
+                    let file = TableFile::open(directory, &id, solved.index.size())?;
+                    tables
+                        .tables
+                        .insert(solved.index.material(), (solved.index, Entries::File(file)));
                 }
             }
             tables.max_stones = stones;
@@ -177,19 +180,12 @@ impl Tables {
     }
 
     /// Solve one system from the tables already present.
-    fn solve(
-        &self,
-        material: Material,
-        progress: &dyn Progress,
-    ) -> Vec<(Material, MaterialIndex, Vec<Entry>)> {
+    fn solve(&self, material: Material, progress: &dyn Progress) -> Vec<SolvedTable> {
         let probe = |position: &Position| {
             self.probe(position)
                 .expect("smaller materials are solved first")
         };
         solve_system(&self.board, &self.rules, material, &probe, progress)
-            .into_iter()
-            .map(|table| (table.index.material(), table.index, table.entries))
-            .collect()
     }
 
     pub fn board(&self) -> &Board {

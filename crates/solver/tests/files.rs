@@ -111,7 +111,7 @@ fn verify_finds_a_wrong_entry_with_a_valid_checksum() {
     write_table(
         directory.path(),
         &TableId::new(&board(), &Rules::default(), material),
-        &entries,
+        entries.into_iter(),
     )
     .unwrap();
     let reopened = Tables::open(&board(), Rules::default(), STONES, directory.path()).unwrap();

@@ -37,6 +37,9 @@ struct Scope {
     stones: usize,
     #[command(flatten)]
     tables: TableArgs,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -67,11 +70,18 @@ impl Scope {
 
 impl TablesArgs {
     pub fn run(&self) -> Result<(), CliError> {
-        match &self.command {
+        let (TablesCommand::Build(scope)
+        | TablesCommand::Verify(scope)
+        | TablesCommand::Stats(scope)) = &self.command;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(scope.threads)
+            .build()
+            .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", scope.threads)))?;
+        pool.install(|| match &self.command {
             TablesCommand::Build(scope) => build(scope),
             TablesCommand::Verify(scope) => check(scope),
             TablesCommand::Stats(scope) => stats(scope),
-        }
+        })
     }
 }
 
