@@ -7,11 +7,12 @@
 //! down to positions whose value the rules give directly.
 
 use crate::entry::Entry;
-use crate::index::{Material, MaterialIndex};
+use crate::index::{k_subsets, Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
-use fanorona_engine::{Blocked, Color, Position, Value};
+use fanorona_engine::{Bitboard, Blocked, Color, Position, Value};
+use rayon::prelude::*;
 
 /// One entry that does not follow from its successors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,36 +41,72 @@ fn verify_material(
     mismatches: &mut Vec<Mismatch>,
 ) {
     let index = MaterialIndex::new(tables.board(), material);
-    let Some(stored) = tables.entries(material) else {
+    if tables.entries(material).is_none() {
         return;
-    };
+    }
     progress.phase(
         &format!("verify {}v{}", material.mover, material.waiting),
         index.size(),
     );
+    let block = index.waiting_sets();
+    let mut found: Vec<Mismatch> = k_subsets(index.points(), material.mover)
+        .enumerate()
+        .par_bridge()
+        .flat_map_iter(|(rank, mover)| {
+            let found = verify_block(tables, &index, rank as u64 * block, Bitboard(mover), limit);
+            progress.advance(block);
+            found
+        })
+        .collect();
+    found.sort_by_key(|m| m.index);
+    mismatches.extend(
+        found
+            .into_iter()
+            .take(limit.saturating_sub(mismatches.len())),
+    );
+}
+
+/// The mismatches among the positions of one mover set (its block starts at index `first`).
+fn verify_block(
+    tables: &Tables,
+    index: &MaterialIndex,
+    first: u64,
+    mover: Bitboard,
+    limit: usize,
+) -> Vec<Mismatch> {
+    let material = index.material();
+    let all = Bitboard(if index.points() == 64 {
+        u64::MAX
+    } else {
+        (1 << index.points()) - 1
+    });
+    let mut found = Vec::new();
     let mut next = Vec::new();
-    for (i, ((mover, waiting), stored)) in index.positions().zip(stored).enumerate() {
-        if i % 4096 == 4095 {
-            progress.advance(4096);
-        }
+    for (offset, packed) in k_subsets(index.points() - material.mover, material.waiting).enumerate()
+    {
+        let waiting = Bitboard::deposit(packed, all & !mover);
         let position = Position {
             mover,
             waiting,
             side: Color::White,
         };
+        let stored = tables
+            .probe(&position)
+            .expect("the material is in the tables");
         next.clear();
         children(tables.board(), &position, &mut next);
         let derived = derive(tables, &next);
-        if derived != stored && mismatches.len() < limit {
-            mismatches.push(Mismatch {
+        if derived != stored && found.len() < limit {
+            found.push(Mismatch {
                 material,
-                index: i as u64,
+                index: first + offset as u64,
                 position,
                 stored,
                 derived,
             });
         }
     }
+    found
 }
 
 /// The entry that best play gives a position whose turns lead to `next`.
