@@ -1,0 +1,52 @@
+//! Endgame tables: building a small set, and random probes of memory-mapped files (the figure the
+//! README gives as probes per second per core).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use fanorona_engine::{Bitboard, Board, Color, Position, Rules};
+use fanorona_solver::{Material, MaterialIndex, NoProgress, Tables};
+use std::hint::black_box;
+
+/// Random positions of the 4-stone materials, from a fixed seed.
+fn random_positions(board: &Board, count: usize) -> Vec<Position> {
+    let mut seed = 0x2007_u64;
+    let mut next = move || {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^ (z >> 31)
+    };
+    let materials = [Material::new(1, 3), Material::new(2, 2), Material::new(3, 1)];
+    (0..count)
+        .map(|i| {
+            let index = MaterialIndex::new(board, materials[i % 3]);
+            let (mover, waiting) = index.position(next() % index.size());
+            Position { mover: Bitboard(mover.0), waiting, side: Color::White }
+        })
+        .collect()
+}
+
+fn probing(c: &mut Criterion) {
+    let board = Board::standard();
+    let directory = std::env::temp_dir().join("fanorona-bench-tables");
+    let tables = Tables::build_files(&board, Rules::default(), 4, &directory, &NoProgress).unwrap();
+    let positions = random_positions(&board, 1 << 16);
+    let mut group = c.benchmark_group("tables");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("probe/5x9-4-stones-random", |b| {
+        b.iter(|| positions.iter().map(|p| tables.probe(black_box(p)).unwrap().0 as u64).sum::<u64>())
+    });
+    group.finish();
+}
+
+fn building(c: &mut Criterion) {
+    let board = Board::new(3, 5).unwrap();
+    let mut group = c.benchmark_group("tables");
+    group.sample_size(10);
+    let positions = Tables::build(&board, Rules::default(), 8).positions();
+    group.throughput(Throughput::Elements(positions));
+    group.bench_function("build/3x5-8-stones-in-memory", |b| b.iter(|| Tables::build(&board, Rules::default(), 8)));
+    group.finish();
+}
+
+criterion_group!(benches, probing, building);
+criterion_main!(benches);
