@@ -2,7 +2,7 @@
 //! README gives as probes per second per core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fanorona_engine::{Bitboard, Board, Color, Position, Rules};
+use fanorona_engine::{Board, Color, Position, Rules};
 use fanorona_solver::{Material, MaterialIndex, NoProgress, Tables};
 use std::hint::black_box;
 
@@ -15,12 +15,20 @@ fn random_positions(board: &Board, count: usize) -> Vec<Position> {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^ (z >> 31)
     };
-    let materials = [Material::new(1, 3), Material::new(2, 2), Material::new(3, 1)];
+    let materials = [
+        Material::new(1, 3),
+        Material::new(2, 2),
+        Material::new(3, 1),
+    ];
     (0..count)
         .map(|i| {
             let index = MaterialIndex::new(board, materials[i % 3]);
             let (mover, waiting) = index.position(next() % index.size());
-            Position { mover: Bitboard(mover.0), waiting, side: Color::White }
+            Position {
+                mover,
+                waiting,
+                side: Color::White,
+            }
         })
         .collect()
 }
@@ -33,7 +41,12 @@ fn probing(c: &mut Criterion) {
     let mut group = c.benchmark_group("tables");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("probe/5x9-4-stones-random", |b| {
-        b.iter(|| positions.iter().map(|p| tables.probe(black_box(p)).unwrap().0 as u64).sum::<u64>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| tables.probe(black_box(p)).unwrap().0 as u64)
+                .sum::<u64>()
+        })
     });
     group.finish();
 }
@@ -44,7 +57,9 @@ fn building(c: &mut Criterion) {
     group.sample_size(10);
     let positions = Tables::build(&board, Rules::default(), 8).positions();
     group.throughput(Throughput::Elements(positions));
-    group.bench_function("build/3x5-8-stones-in-memory", |b| b.iter(|| Tables::build(&board, Rules::default(), 8)));
+    group.bench_function("build/3x5-8-stones-in-memory", |b| {
+        b.iter(|| Tables::build(&board, Rules::default(), 8))
+    });
     group.finish();
 }
 

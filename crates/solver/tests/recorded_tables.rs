@@ -23,12 +23,26 @@ fn recorded() -> Vec<(Material, [u64; 4], u64)> {
 fn rebuilt_small_5x9_tables_match_the_record() {
     const STONES: usize = 4;
     let directory = tempfile::tempdir().unwrap();
-    let tables = Tables::build_files(&Board::standard(), Rules::default(), STONES, directory.path(), &NoProgress).unwrap();
-    let rows: Vec<_> = recorded().into_iter().filter(|(m, _, _)| m.stones() <= STONES).collect();
+    let tables = Tables::build_files(
+        &Board::standard(),
+        Rules::default(),
+        STONES,
+        directory.path(),
+        &NoProgress,
+    )
+    .unwrap();
+    let rows: Vec<_> = recorded()
+        .into_iter()
+        .filter(|(m, _, _)| m.stones() <= STONES)
+        .collect();
     assert_eq!(rows.len(), 6, "data/tables-5x9.md has lost rows");
     for (material, [positions, wins, draws, losses], checksum) in rows {
         let stats = material_stats(&tables, material).unwrap();
-        assert_eq!([stats.positions, stats.wins, stats.draws, stats.losses], [positions, wins, draws, losses], "{material:?}");
+        assert_eq!(
+            [stats.positions, stats.wins, stats.draws, stats.losses],
+            [positions, wins, draws, losses],
+            "{material:?}"
+        );
         assert_eq!(tables.checksum(material), Some(checksum), "{material:?}");
     }
 }
