@@ -16,9 +16,9 @@ pub fn hash(position: &Position) -> u64 {
     mix(position.mover.0 ^ mix(position.waiting.0 ^ side))
 }
 
-/// The finaliser of SplitMix64 (Steele, Lea, Flood 2014).
+/// The finaliser of SplitMix64 (Steele, Lea, Flood 2014): every input bit affects every output bit.
 #[inline(always)]
-const fn mix(mut x: u64) -> u64 {
+pub const fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)

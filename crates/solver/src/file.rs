@@ -327,10 +327,7 @@ impl Checksum {
         let mut tail = [0u8; 8];
         tail[..self.pending.len()].copy_from_slice(&self.pending);
         self.mix(u64::from_le_bytes(tail));
-        let mut x = self.state ^ self.length;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
+        fanorona_engine::hash::mix(self.state ^ self.length)
     }
 }
 

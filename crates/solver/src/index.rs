@@ -97,18 +97,26 @@ impl MaterialIndex {
     #[inline]
     pub fn index(&self, mover: Bitboard, waiting: Bitboard) -> u64 {
         debug_assert_eq!(Material::of(mover, waiting), self.material);
-        let free = self.all() & !mover;
+        let free = self.all_points() & !mover;
         colex_rank(mover.0) * self.waiting_sets + colex_rank(waiting.extract(free))
     }
 
     /// The position with this index: (mover, waiting).
     pub fn position(&self, index: u64) -> (Bitboard, Bitboard) {
         let mover = Bitboard(colex_unrank(index / self.waiting_sets, self.material.mover));
-        let packed = colex_unrank(index % self.waiting_sets, self.material.waiting);
-        (mover, Bitboard::deposit(packed, self.all() & !mover))
+        (mover, self.waiting_set(mover, index % self.waiting_sets))
     }
 
-    fn all(&self) -> Bitboard {
+    /// The waiting set with this rank among those that `mover` leaves free.
+    pub fn waiting_set(&self, mover: Bitboard, rank: u64) -> Bitboard {
+        Bitboard::deposit(
+            colex_unrank(rank, self.material.waiting),
+            self.all_points() & !mover,
+        )
+    }
+
+    /// Every point of the board.
+    pub fn all_points(&self) -> Bitboard {
         Bitboard(if self.points == 64 {
             u64::MAX
         } else {
@@ -118,7 +126,7 @@ impl MaterialIndex {
 
     /// Every position of this material in index order: mover sets, and for each the waiting sets.
     pub fn positions(&self) -> impl Iterator<Item = (Bitboard, Bitboard)> + '_ {
-        let all = self.all();
+        let all = self.all_points();
         let waiting = self.material.waiting;
         k_subsets(self.points, self.material.mover).flat_map(move |mover| {
             let free = all & !Bitboard(mover);

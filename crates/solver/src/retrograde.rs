@@ -122,21 +122,6 @@ impl Slot {
             undecided_children,
         }
     }
-
-    /// The waiting set of the position at `offset` within mover set `mover`'s block.
-    fn waiting(&self, mover: Bitboard, offset: u64) -> Bitboard {
-        let free = Bitboard(self.all_points()) & !mover;
-        Bitboard::deposit(colex_unrank(offset, self.index.material().waiting), free)
-    }
-
-    fn all_points(&self) -> u64 {
-        let points = self.index.points();
-        if points == 64 {
-            u64::MAX
-        } else {
-            (1 << points) - 1
-        }
-    }
 }
 
 /// Decide captures (from smaller tables) and blocked positions, and count the paika children of
@@ -156,7 +141,7 @@ fn decide_at_once(
         .par_bridge()
         .map(|(rank, mover)| {
             let mover = Bitboard(mover);
-            let free = Bitboard(slot.all_points()) & !mover;
+            let free = slot.index.all_points() & !mover;
             let mut next = Vec::new();
             let mut deepest = 0;
             for (offset, packed) in k_subsets(points - material.mover, material.waiting).enumerate()
@@ -219,7 +204,7 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
                 found += 1;
                 let position = Position {
                     mover,
-                    waiting: slot.waiting(mover, offset as u64),
+                    waiting: slot.index.waiting_set(mover, offset as u64),
                     side: Color::White,
                 };
                 predecessors.clear();

@@ -75,11 +75,7 @@ fn verify_block(
     limit: usize,
 ) -> Vec<Mismatch> {
     let material = index.material();
-    let all = Bitboard(if index.points() == 64 {
-        u64::MAX
-    } else {
-        (1 << index.points()) - 1
-    });
+    let all = index.all_points();
     let mut found = Vec::new();
     let mut next = Vec::new();
     for (offset, packed) in k_subsets(index.points() - material.mover, material.waiting).enumerate()
