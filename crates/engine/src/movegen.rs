@@ -535,9 +535,6 @@ pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>)
 }
 
 /// Appends the distinct positions that the turns of `position` lead to.
-///
-/// Two paika never lead to the same position, so only capture turns (which are never mixed with
-/// paika) are filtered for duplicates.
 pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let mut distinct = DistinctChildren {
         parent: position,
@@ -545,24 +542,7 @@ pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
         children: out,
         seen: [0; 16],
     };
-    let mut walker = ChainWalker {
-        board,
-        visitor: &mut distinct,
-        origin: 0,
-        steps: [FILLER; MAX_STEPS],
-        len: 0,
-    };
-    if !walker.first_captures(position.mover, position.waiting) {
-        visit_paika(
-            board,
-            position.mover,
-            position.waiting,
-            &mut ChildList {
-                parent: position,
-                children: out,
-            },
-        );
-    }
+    visit_turns(board, position.mover, position.waiting, &mut distinct);
 }
 
 /// Collects child positions, each once. Duplicates are rare, so a 1,024-bit filter of hashes
