@@ -10,10 +10,14 @@ use crate::movegen::{Step, Turn};
 use crate::position::Position;
 
 /// One symmetry of a board, as a permutation of its points.
+///
+/// Sets are mapped a byte at a time: `by_byte[k][b]` is the image of the points `8k..8k+8`
+/// selected by the bits of `b`, so a whole set costs at most eight lookups and ORs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symmetry {
     name: &'static str,
     image: Vec<Point>,
+    by_byte: Box<[[u64; 256]; 8]>,
 }
 
 impl Symmetry {
@@ -25,8 +29,22 @@ impl Symmetry {
         self.image[point as usize]
     }
 
+    #[inline]
     pub fn set(&self, set: Bitboard) -> Bitboard {
-        set.points().map(|point| self.point(point)).collect()
+        let mut image = 0;
+        let mut rest = set.0;
+        let mut byte = 0;
+        while rest != 0 {
+            image |= self.by_byte[byte][(rest & 0xff) as usize];
+            rest >>= 8;
+            byte += 1;
+        }
+        Bitboard(image)
+    }
+
+    /// Whether this is the identity.
+    pub fn is_identity(&self) -> bool {
+        self.image.iter().enumerate().all(|(p, &q)| p == q as usize)
     }
 
     pub fn position(&self, position: &Position) -> Position {
@@ -77,11 +95,32 @@ pub fn symmetries(board: &Board) -> Vec<Symmetry> {
     let maps = RECTANGLE_MAPS
         .iter()
         .chain(SQUARE_MAPS.iter().filter(|_| square));
-    maps.map(|&(name, map)| Symmetry {
-        name,
-        image: permutation(board, map),
+    maps.map(|&(name, map)| {
+        let image = permutation(board, map);
+        let by_byte = byte_tables(&image);
+        Symmetry {
+            name,
+            image,
+            by_byte,
+        }
     })
     .collect()
+}
+
+/// The image of every byte-sized group of points (see [`Symmetry`]).
+fn byte_tables(image: &[Point]) -> Box<[[u64; 256]; 8]> {
+    let mut tables = Box::new([[0u64; 256]; 8]);
+    for (byte, table) in tables.iter_mut().enumerate() {
+        for (bits, entry) in table.iter_mut().enumerate() {
+            for bit in 0..8 {
+                let point = byte * 8 + bit;
+                if bits >> bit & 1 != 0 && point < image.len() {
+                    *entry |= 1 << image[point];
+                }
+            }
+        }
+    }
+    tables
 }
 
 fn permutation(board: &Board, map: CoordinateMap) -> Vec<Point> {
@@ -129,6 +168,22 @@ mod tests {
                     "{}",
                     symmetry.name
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn sets_map_point_by_point() {
+        for (rows, columns) in [(5, 9), (3, 3), (7, 9), (3, 21)] {
+            let board = Board::new(rows, columns).unwrap();
+            let mut seed = 0x1234_5678_9abc_def0u64;
+            for symmetry in symmetries(&board) {
+                for _ in 0..200 {
+                    seed = crate::hash::mix(seed);
+                    let set = Bitboard(seed & board.all().0);
+                    let pointwise: Bitboard = set.points().map(|p| symmetry.point(p)).collect();
+                    assert_eq!(symmetry.set(set), pointwise, "{}", symmetry.name);
+                }
             }
         }
     }

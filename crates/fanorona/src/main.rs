@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[command(
     name = "fanorona",
     version,
-    about = "Fanorona engine and solver: perft, legal turns, boards, endgame tables"
+    about = "Fanorona engine and solver: perft, legal turns, boards, endgame tables, proofs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,6 +26,8 @@ enum Command {
     Show(commands::show::ShowArgs),
     Tables(commands::tables::TablesArgs),
     Query(commands::query::QueryArgs),
+    Solve(commands::solve::SolveArgs),
+    CheckProof(commands::check_proof::CheckProofArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,8 @@ fn main() -> ExitCode {
         Command::Show(args) => args.run(),
         Command::Tables(args) => args.run(),
         Command::Query(args) => args.run(),
+        Command::Solve(args) => args.run(),
+        Command::CheckProof(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

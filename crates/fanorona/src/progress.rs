@@ -18,6 +18,11 @@ impl Bar {
         Bar(bar)
     }
 
+    /// Start a phase (for callers that drive the bar themselves).
+    pub fn phase_of(&self, name: &str, total: u64) {
+        self.phase(name, total);
+    }
+
     pub fn finish(&self) {
         self.0.finish_and_clear();
     }

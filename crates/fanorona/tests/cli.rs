@@ -185,3 +185,61 @@ fn a_missing_table_is_named_with_the_command_to_build_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn solve_writes_a_certificate_that_check_proof_confirms() {
+    let dir = scratch("proof-3x5");
+    std::fs::create_dir_all(&dir).unwrap();
+    let certificate = dir.join("3x5.proof");
+    let certificate_arg = certificate.to_str().unwrap();
+    let tables_arg = dir.join("no-tables");
+    // SPEC.md §4: White wins 3x5 (no tables here: the search goes to the end of the game).
+    let solved = json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        tables_arg.to_str().unwrap(),
+        "--certificate",
+        certificate_arg,
+        "--memory",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(solved["value"], "win");
+    assert_eq!(solved["position"], "BBBBB/BW1BW/WWWWW w");
+    assert!(solved["nodes"].as_u64().unwrap() > 0);
+    let checked = json(&["check-proof", certificate_arg, "--json"]);
+    assert_eq!(checked["holds"], true);
+    assert_eq!(checked["value"], "win");
+    assert_eq!(checked["position"], "BBBBB/BW1BW/WWWWW w");
+
+    // A damaged file is refuted with exit code 1, never a panic.
+    let mut bytes = std::fs::read(&certificate).unwrap();
+    let damaged = dir.join("damaged.proof");
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&damaged, &bytes).unwrap();
+    let output = fanorona(&["check-proof", damaged.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("certificate") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    let output = fanorona(&["check-proof", dir.join("absent.proof").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn solve_uses_the_tables_in_its_directory() {
+    let dir = scratch("solve-with-tables");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "4", "--tables", dir_arg, "--json",
+    ]);
+    let solved = json(&[
+        "solve", "--board", "3x3", "--tables", dir_arg, "--memory", "16", "--json",
+    ]);
+    assert_eq!(solved["value"], "win");
+    assert_eq!(solved["table_stones"], 4);
+}

@@ -7,7 +7,7 @@
 //!     12     1  rows            13  1  columns
 //!     14     1  blocked rule (0: a blocked side loses, 1: draw)
 //!     15     1  stones of the side to move   16  1  stones of the side waiting
-//!     17     1  index scheme (1: colex ranks, side to move folded, no symmetry)
+//!     17     1  index scheme (2: colex ranks, side to move folded, board symmetries used)
 //!     18     1  entry width in bytes (2)
 //!     24     8  entries
 //!   4096     -  entries, little-endian u16, in index order (see `Entry`)
@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"FANOTBL\0";
 const TRAILER_MAGIC: &[u8; 8] = b"FANOEND\0";
 const FORMAT_VERSION: u32 = 1;
-const INDEX_SCHEME: u8 = 1;
+const INDEX_SCHEME: u8 = 2;
 const ENTRY_WIDTH: u8 = 2;
 /// The payload starts on a page boundary.
 const HEADER_SIZE: usize = 4096;

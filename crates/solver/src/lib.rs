@@ -1,4 +1,5 @@
-//! The Fanorona solver: endgame tables by retrograde analysis (proof-number search to come).
+//! The Fanorona solver: endgame tables by retrograde analysis, proof-number search with
+//! certificates, and an independent certificate checker.
 //!
 //! - [`binomial`]: binomial coefficients, built at compile time;
 //! - [`index`]: materials and the index of a position within one (side to move folded);
@@ -7,20 +8,32 @@
 //! - [`tables`]: all materials up to a stone count, built smallest first, and probing;
 //! - [`file`]: table files (self-describing, checksummed, memory-mapped);
 //! - [`progress`]: how long jobs report progress;
-//! - [`verify`]: the independent check of built tables, and their statistics.
+//! - [`verify`]: the independent check of built tables, and their statistics;
+//! - [`search`]: depth-first proof-number search with table leaves;
+//! - [`solve`]: a position's value from two searches, and its certificate;
+//! - [`certificate`]: the certificate format (strategies, bincode);
+//! - [`check`]: the independent checker of certificates (rules and tables only).
 
 pub mod binomial;
+pub mod certificate;
+pub mod check;
 pub mod entry;
 pub mod file;
 pub mod index;
 pub mod progress;
 pub mod retrograde;
+pub mod search;
+pub mod solve;
 pub mod tables;
 pub mod verify;
 
+pub use certificate::{Certificate, CertificateError, Claim, Goal};
+pub use check::{check, Confirmed, Refuted};
 pub use entry::Entry;
 pub use file::{TableError, TableId};
 pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
+pub use search::{Limits, Outcome, Search};
+pub use solve::{solve, ExtractError, Solution, SolveSetup};
 pub use tables::{materials, ProbeError, Tables};
 pub use verify::{material_stats, verify, MaterialStats, Mismatch};

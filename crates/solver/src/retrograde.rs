@@ -11,15 +11,23 @@
 //! lost at d + 1. Going by distance gives the winner the quickest win and the loser the slowest
 //! loss. What is never decided is a draw.
 //!
-//! Memory: an entry (2 bytes) and a count (1 byte) per position, nothing else. The positions of
+//! Symmetry: only canonical positions are nodes (see [`crate::index`]). A position's count is
+//! the number of distinct canonical forms among its paika children, and a decided position
+//! passes its value once to each distinct canonical form among its un-moves; the two relations
+//! are the same ("some child of p has canonical form c"), so the counts come out right. Two
+//! children of one position can share a canonical form only if a symmetry fixes the waiting set
+//! (the mover set of the children), so the plain count of paika is used everywhere else.
+//! Redundant slots are skipped and get the entry of their canonical image at the end.
+//!
+//! Memory: an entry (2 bytes) and a count (1 byte) per slot, nothing else. The positions of
 //! level d are found by scanning the entries for distance d. Threads share the work by blocks of
-//! one mover set (all its waiting sets); entries and counts are atomics. Claiming a predecessor
+//! one mover class (all its waiting sets); entries and counts are atomics. Claiming a predecessor
 //! as won, or taking its count to zero, is one atomic step, so each position is decided once. A
 //! position with a lost child can never have its count reach zero (lost children never count
 //! down), so "won" and "lost" never compete for the same position.
 
 use crate::entry::Entry;
-use crate::index::{colex_unrank, k_subsets, Material, MaterialIndex};
+use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
@@ -101,6 +109,9 @@ pub fn solve_system(
         }
         distance += 1;
     }
+    for slot in &slots {
+        fill_redundant(slot);
+    }
     slots
         .into_iter()
         .map(|slot| SolvedTable {
@@ -125,7 +136,7 @@ impl Slot {
 }
 
 /// Decide captures (from smaller tables) and blocked positions, and count the paika children of
-/// the rest, one mover set per task. Returns the largest distance decided.
+/// the rest, one mover class per task. Returns the largest distance decided.
 fn decide_at_once(
     board: &Board,
     rules: &Rules,
@@ -134,20 +145,18 @@ fn decide_at_once(
     progress: &dyn Progress,
 ) -> u16 {
     let block = slot.index.waiting_sets();
-    let points = slot.index.points();
-    let material = slot.index.material();
-    k_subsets(points, material.mover)
-        .enumerate()
-        .par_bridge()
-        .map(|(rank, mover)| {
-            let mover = Bitboard(mover);
-            let free = slot.index.all_points() & !mover;
+    (0..slot.index.mover_classes())
+        .into_par_iter()
+        .map(|class| {
+            let mover = slot.index.mover_set(class);
+            let symmetric = slot.index.is_symmetric_class(class);
             let mut next = Vec::new();
             let mut deepest = 0;
-            for (offset, packed) in k_subsets(points - material.mover, material.waiting).enumerate()
-            {
-                let waiting = Bitboard::deposit(packed, free);
-                let i = rank as u64 * block + offset as u64;
+            for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
+                if symmetric && slot.index.is_redundant(class, waiting) {
+                    continue;
+                }
+                let i = (class * block) as usize + offset;
                 let position = Position {
                     mover,
                     waiting,
@@ -164,12 +173,12 @@ fn decide_at_once(
                         Entry::DRAW
                     }
                 } else {
-                    let count = count_turns(board, &position);
+                    let count = canonical_paika_children(board, &slot.index, &position, &mut next);
                     let count = u8::try_from(count).expect("fewer than 256 paika in any position");
-                    slot.undecided_children[i as usize].store(count, Relaxed);
+                    slot.undecided_children[i].store(count, Relaxed);
                     continue;
                 };
-                slot.entries[i as usize].store(entry.0, Relaxed);
+                slot.entries[i].store(entry.0, Relaxed);
                 deepest = deepest.max(entry.distance().unwrap_or(0));
             }
             progress.advance(block);
@@ -179,22 +188,65 @@ fn decide_at_once(
         .unwrap_or(0)
 }
 
-/// Pass the values of slot `s`'s positions decided at `distance` to their predecessors.
-/// Returns how many such positions there were.
+/// The number of distinct canonical forms among the children of `position`, which has paika
+/// only. `scratch` is working space.
+fn canonical_paika_children(
+    board: &Board,
+    index: &MaterialIndex,
+    position: &Position,
+    scratch: &mut Vec<Position>,
+) -> usize {
+    let symmetries = index.symmetries();
+    if symmetries.stabiliser(position.waiting) == 0 {
+        // No symmetry fixes the children's mover set, so no two children are images.
+        return count_turns(board, position) as usize;
+    }
+    scratch.clear();
+    children(board, position, scratch);
+    let mut forms: Vec<_> = scratch
+        .iter()
+        .map(|child| symmetries.canonical(child.mover, child.waiting))
+        .collect();
+    forms.sort_unstable();
+    forms.dedup();
+    forms.len()
+}
+
+/// Give every redundant slot of `slot` the entry of its canonical image.
+fn fill_redundant(slot: &Slot) {
+    let block = slot.index.waiting_sets();
+    (0..slot.index.mover_classes())
+        .into_par_iter()
+        .filter(|&class| slot.index.is_symmetric_class(class))
+        .for_each(|class| {
+            let mover = slot.index.mover_set(class);
+            for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
+                if slot.index.is_redundant(class, waiting) {
+                    let canonical = slot.index.index(mover, waiting) as usize;
+                    let entry = slot.entries[canonical].load(Relaxed);
+                    slot.entries[(class * block) as usize + offset].store(entry, Relaxed);
+                }
+            }
+        });
+}
+
+/// Pass the values of slot `s`'s positions decided at `distance` to their predecessors, once to
+/// each distinct canonical form. Returns how many such positions there were.
 fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u64 {
     let slot = &slots[s];
     let block = slot.index.waiting_sets() as usize;
-    let mover_sets = slot.index.mover_sets() as usize;
     let at_distance = |e: u16| e != 0 && (e >> 1) == distance + 1;
-    (0..mover_sets)
+    (0..slot.index.mover_classes() as usize)
         .into_par_iter()
-        .map(|rank| {
-            let entries = &slot.entries[rank * block..(rank + 1) * block];
+        .map(|class| {
+            let entries = &slot.entries[class * block..(class + 1) * block];
             if !entries.iter().any(|e| at_distance(e.load(Relaxed))) {
                 return 0;
             }
-            let mover = Bitboard(colex_unrank(rank as u64, slot.index.material().mover));
+            let mover = slot.index.mover_set(class as u64);
+            let symmetries = slot.index.symmetries();
             let mut predecessors = Vec::new();
+            let mut forms = Vec::new();
             let mut found = 0;
             for (offset, e) in entries.iter().enumerate() {
                 let entry = Entry(e.load(Relaxed));
@@ -209,8 +261,16 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
                 };
                 predecessors.clear();
                 paika_predecessors(board, &position, &mut predecessors);
-                for before in &predecessors {
-                    update_predecessor(slots, before, entry);
+                forms.clear();
+                forms.extend(
+                    predecessors
+                        .iter()
+                        .map(|before| symmetries.canonical(before.mover, before.waiting)),
+                );
+                forms.sort_unstable();
+                forms.dedup();
+                for &(mover, waiting) in &forms {
+                    update_predecessor(slots, mover, waiting, entry);
                 }
             }
             found
@@ -218,14 +278,15 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
         .sum()
 }
 
-/// A child of `before` turned out to be `child`: decide `before` if that settles it.
-fn update_predecessor(slots: &[Slot], before: &Position, child: Entry) {
-    let material = Material::of(before.mover, before.waiting);
+/// A child of the canonical position (mover, waiting) turned out to be `child`: decide the
+/// position if that settles it.
+fn update_predecessor(slots: &[Slot], mover: Bitboard, waiting: Bitboard, child: Entry) {
+    let material = Material::of(mover, waiting);
     let slot = slots
         .iter()
         .find(|slot| slot.index.material() == material)
         .expect("paika stay in the system");
-    let i = slot.index.index(before.mover, before.waiting) as usize;
+    let i = slot.index.index(mover, waiting) as usize;
     let count = &slot.undecided_children[i];
     let decided_now = match child.value() {
         // A lost child: the predecessor is won, if nobody decided it yet.

@@ -147,6 +147,33 @@ impl Tables {
         Ok(tables)
     }
 
+    /// Open every complete stone count of tables in `directory`, up to `max_stones`: the
+    /// largest n such that every material of n stones or fewer has its file. A file that is
+    /// there but damaged is an error; a missing directory gives tables of no stones.
+    pub fn open_available(
+        board: &Board,
+        rules: Rules,
+        max_stones: usize,
+        directory: &Path,
+    ) -> Result<Tables, TableError> {
+        let mut tables = Tables::empty(board, rules);
+        for stones in 2..=max_stones.min(board.points()) {
+            let mut opened = Tables::empty(board, rules);
+            let complete = (1..stones)
+                .map(|a| Material::new(a, stones - a))
+                .try_for_each(|material| opened.open_table(material, directory));
+            match complete {
+                Ok(()) => {
+                    tables.tables.extend(opened.tables);
+                    tables.max_stones = stones;
+                }
+                Err(TableError::Missing { .. }) => break,
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(tables)
+    }
+
     /// Open both files of a system if they are there and whole; say why not otherwise.
     fn open_system(
         &mut self,
@@ -200,15 +227,29 @@ impl Tables {
         self.max_stones
     }
 
-    /// How many positions the tables hold.
+    /// How many positions the tables answer for (all symmetric images counted).
     pub fn positions(&self) -> u64 {
+        self.tables
+            .values()
+            .map(|(index, _)| index.positions_before_symmetry())
+            .sum()
+    }
+
+    /// How many slots the tables store (about a quarter of the positions on 5x9).
+    pub fn slots(&self) -> u64 {
         self.tables.values().map(|(index, _)| index.size()).sum()
     }
 
-    /// Every entry of one material in index order, if these tables have it.
+    /// Every entry of one material in slot order, if these tables have it.
     pub fn entries(&self, material: Material) -> Option<impl Iterator<Item = Entry> + '_> {
         let (index, entries) = self.tables.get(&material)?;
         Some((0..index.size()).map(move |i| entries.get(i)))
+    }
+
+    /// The entry in slot `index` of a material, if these tables have it.
+    pub fn stored(&self, material: Material, index: u64) -> Option<Entry> {
+        let (_, entries) = self.tables.get(&material)?;
+        Some(entries.get(index))
     }
 
     /// The checksum of a material's file, if it is in a file.

@@ -7,11 +7,11 @@
 //! down to positions whose value the rules give directly.
 
 use crate::entry::Entry;
-use crate::index::{k_subsets, Material, MaterialIndex};
+use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
-use fanorona_engine::{Bitboard, Blocked, Color, Position, Value};
+use fanorona_engine::{Blocked, Color, Position, Value};
 use rayon::prelude::*;
 
 /// One entry that does not follow from its successors.
@@ -49,11 +49,10 @@ fn verify_material(
         index.size(),
     );
     let block = index.waiting_sets();
-    let mut found: Vec<Mismatch> = k_subsets(index.points(), material.mover)
-        .enumerate()
-        .par_bridge()
-        .flat_map_iter(|(rank, mover)| {
-            let found = verify_block(tables, &index, rank as u64 * block, Bitboard(mover), limit);
+    let mut found: Vec<Mismatch> = (0..index.mover_classes())
+        .into_par_iter()
+        .flat_map_iter(|class| {
+            let found = verify_block(tables, &index, class, limit);
             progress.advance(block);
             found
         })
@@ -66,28 +65,22 @@ fn verify_material(
     );
 }
 
-/// The mismatches among the positions of one mover set (its block starts at index `first`).
-fn verify_block(
-    tables: &Tables,
-    index: &MaterialIndex,
-    first: u64,
-    mover: Bitboard,
-    limit: usize,
-) -> Vec<Mismatch> {
+/// The mismatches among the slots of one mover class. Every slot is checked, redundant ones
+/// included: the entry stored in it must follow from the children of the position it names.
+fn verify_block(tables: &Tables, index: &MaterialIndex, class: u64, limit: usize) -> Vec<Mismatch> {
     let material = index.material();
-    let all = index.all_points();
+    let first = class * index.waiting_sets();
+    let mover = index.mover_set(class);
     let mut found = Vec::new();
     let mut next = Vec::new();
-    for (offset, packed) in k_subsets(index.points() - material.mover, material.waiting).enumerate()
-    {
-        let waiting = Bitboard::deposit(packed, all & !mover);
+    for (offset, waiting) in index.waiting_sets_of(mover).enumerate() {
         let position = Position {
             mover,
             waiting,
             side: Color::White,
         };
         let stored = tables
-            .probe(&position)
+            .stored(material, first + offset as u64)
             .expect("the material is in the tables");
         next.clear();
         children(tables.board(), &position, &mut next);
@@ -150,22 +143,54 @@ pub struct MaterialStats {
     pub longest_loss: u16,
 }
 
-/// Count the values of one material of `tables`.
+/// Count the values of one material of `tables`, over all its positions: each slot counts as
+/// many positions as it stands for (its orbit under the symmetries; redundant slots none).
 pub fn material_stats(tables: &Tables, material: Material) -> Option<MaterialStats> {
-    let mut stats = MaterialStats::default();
-    for entry in tables.entries(material)? {
-        stats.positions += 1;
+    let index = MaterialIndex::new(tables.board(), material);
+    let block = index.waiting_sets();
+    tables.stored(material, 0)?;
+    let per_class = (0..index.mover_classes()).into_par_iter().map(|class| {
+        let mut stats = MaterialStats::default();
+        let mover = index.mover_set(class);
+        for (offset, waiting) in index.waiting_sets_of(mover).enumerate() {
+            let weight = index.weight(class, waiting);
+            let entry = tables
+                .stored(material, class * block + offset as u64)
+                .expect("the material is in the tables");
+            stats.add(entry, weight);
+        }
+        stats
+    });
+    Some(per_class.reduce(MaterialStats::default, MaterialStats::merge))
+}
+
+impl MaterialStats {
+    fn add(&mut self, entry: Entry, weight: u64) {
+        if weight == 0 {
+            return;
+        }
+        self.positions += weight;
         match (entry.value(), entry.distance()) {
             (Value::Win, Some(d)) => {
-                stats.wins += 1;
-                stats.longest_win = stats.longest_win.max(d);
+                self.wins += weight;
+                self.longest_win = self.longest_win.max(d);
             }
             (Value::Loss, Some(d)) => {
-                stats.losses += 1;
-                stats.longest_loss = stats.longest_loss.max(d);
+                self.losses += weight;
+                self.longest_loss = self.longest_loss.max(d);
             }
-            _ => stats.draws += 1,
+            _ => self.draws += weight,
         }
     }
-    Some(stats)
+
+    fn merge(self, other: MaterialStats) -> MaterialStats {
+        MaterialStats {
+            positions: self.positions + other.positions,
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+            longest_win: self.longest_win.max(other.longest_win),
+            longest_loss: self.longest_loss.max(other.longest_loss),
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! One module per subcommand, each an `Args` struct with `run()`.
 
+pub mod check_proof;
 pub mod moves;
 pub mod perft;
 pub mod query;
 pub mod show;
+pub mod solve;
 pub mod tables;

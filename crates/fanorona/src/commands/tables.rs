@@ -91,6 +91,7 @@ struct BuildReport {
     stones: usize,
     materials: usize,
     positions: u64,
+    slots: u64,
     seconds: f64,
     directory: String,
 }
@@ -113,6 +114,7 @@ fn build(scope: &Scope) -> Result<(), CliError> {
         stones: scope.stones,
         materials: materials(scope.stones).count(),
         positions: tables.positions(),
+        slots: tables.slots(),
         seconds: clock.elapsed().as_secs_f64(),
         directory: scope.tables.tables.display().to_string(),
     };
@@ -120,11 +122,12 @@ fn build(scope: &Scope) -> Result<(), CliError> {
         print_json(&report);
     } else {
         println!(
-            "{} tables of {} up to {} stones: {} positions, {:.1} s, in {}",
+            "{} tables of {} up to {} stones: {} positions in {} slots, {:.1} s, in {}",
             report.materials,
             report.board,
             report.stones,
             report.positions,
+            report.slots,
             report.seconds,
             report.directory
         );
@@ -137,6 +140,7 @@ struct VerifyReport {
     board: String,
     stones: usize,
     positions: u64,
+    slots: u64,
     mismatches: Vec<MismatchLine>,
 }
 
@@ -158,6 +162,7 @@ fn check(scope: &Scope) -> Result<(), CliError> {
         board: tables.board().size_name(),
         stones: scope.stones,
         positions: tables.positions(),
+        slots: tables.slots(),
         mismatches: mismatches
             .iter()
             .map(|m| MismatchLine {
@@ -179,7 +184,8 @@ fn check(scope: &Scope) -> Result<(), CliError> {
             );
         }
         println!(
-            "{} positions checked, {} mismatches",
+            "{} slots checked (standing for {} positions), {} mismatches",
+            report.slots,
             report.positions,
             report.mismatches.len()
         );
@@ -213,7 +219,7 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
             let stats = material_stats(&tables, material)?;
             debug_assert_eq!(
                 stats.positions,
-                MaterialIndex::new(tables.board(), material).size()
+                MaterialIndex::new(tables.board(), material).positions_before_symmetry()
             );
             Some(StatsLine {
                 material: format!("{}v{}", material.mover, material.waiting),

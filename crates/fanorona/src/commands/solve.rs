@@ -1,0 +1,143 @@
+//! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
+//! with a certificate on request.
+
+use crate::output::{print_json, CliError};
+use crate::progress::Bar;
+use crate::setup::{PositionArgs, TableArgs};
+use clap::Args;
+use fanorona_engine::format_position;
+use fanorona_solver::{check, solve, Limits, Outcome, SolveSetup, Tables};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The game value of a position for the side to move: two searches ("can the side to move
+/// force a win?", "can the other side?") run in parallel.
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    tables: TableArgs,
+    /// Use the tables of at most this many stones (default: every complete set in --tables).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    stones: usize,
+    /// Write the certificate (bincode) to this file; it is checked before it is written.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    /// Give up after this many nodes per search.
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    max_nodes: u64,
+    /// Transposition table size per search, in MiB.
+    #[arg(long, value_name = "MiB", default_value_t = 1024)]
+    memory: usize,
+    /// Print one JSON document.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct SolveReport {
+    position: String,
+    board: String,
+    /// "win", "draw" or "loss" for the side to move; "unknown" if a search gave up.
+    value: &'static str,
+    mover_can_force_a_win: &'static str,
+    waiting_can_force_a_win: &'static str,
+    nodes: u64,
+    seconds: f64,
+    table_stones: usize,
+    certificate: Option<String>,
+    certificate_positions: Option<usize>,
+}
+
+fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Proven => "yes",
+        Outcome::Disproven => "no",
+        Outcome::Unknown => "unknown",
+    }
+}
+
+impl SolveArgs {
+    pub fn run(&self) -> Result<(), CliError> {
+        let (board, position) = self.position.resolve()?;
+        let rules = self.tables.rules();
+        let tables = Tables::open_available(&board, rules, self.stones, &self.tables.tables)?;
+        let clock = Instant::now();
+        let bar = Bar::new();
+        bar.phase_of("searching (both sides)", 2 * self.max_nodes);
+        let setup = SolveSetup {
+            board: &board,
+            rules,
+            tables: (tables.max_stones() > 0).then_some(&tables),
+            limits: Limits {
+                nodes: self.max_nodes,
+                memory: self.memory << 20,
+            },
+            certificate: self.certificate.is_some(),
+            stop: None,
+            progress: &bar,
+        };
+        let solution = solve(&setup, &position);
+        bar.finish();
+        let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
+        let mut written = None;
+        if let (Some(path), Some(certificate)) = (&self.certificate, &solution.certificate) {
+            check(certificate, setup.tables).map_err(|why| {
+                CliError::Failure(format!(
+                    "the certificate does not check ({why}); not written"
+                ))
+            })?;
+            certificate
+                .write(path)
+                .map_err(|e| CliError::Failure(e.to_string()))?;
+            written = Some(certificate.size());
+        }
+        let report = SolveReport {
+            position: format_position(&board, &position),
+            board: board.size_name(),
+            value: solution.value.map_or("unknown", |v| v.name()),
+            mover_can_force_a_win: outcome_name(solution.mover_wins),
+            waiting_can_force_a_win: outcome_name(solution.waiting_wins),
+            nodes: solution.nodes,
+            seconds: clock.elapsed().as_secs_f64(),
+            table_stones: tables.max_stones(),
+            certificate: written
+                .and(self.certificate.as_ref())
+                .map(|p| p.display().to_string()),
+            certificate_positions: written,
+        };
+        if self.json {
+            print_json(&report);
+        } else {
+            print_human(&report);
+        }
+        if solution.value.is_none() {
+            return Err(CliError::Failure(format!(
+                "not solved within {} nodes per search; raise --max-nodes",
+                self.max_nodes
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn print_human(report: &SolveReport) {
+    println!("position  {} ({})", report.position, report.board);
+    println!("value     {} for the side to move", report.value);
+    println!(
+        "searches  side to move forces a win: {}; other side: {}",
+        report.mover_can_force_a_win, report.waiting_can_force_a_win
+    );
+    println!(
+        "nodes     {} in {:.2} s ({:.0} nodes/s), tables up to {} stones",
+        report.nodes,
+        report.seconds,
+        report.nodes as f64 / report.seconds.max(1e-9),
+        report.table_stones
+    );
+    if let (Some(path), Some(size)) = (&report.certificate, report.certificate_positions) {
+        println!("proof     {path}: {size} strategy positions, checked");
+    }
+}

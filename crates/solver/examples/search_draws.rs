@@ -1,0 +1,72 @@
+//! How many nodes proof-number search needs on random 5x9 positions of four stones, searched
+//! over the tables of up to three: `cargo run --release -p fanorona-solver --example search_draws`.
+
+use fanorona_engine::{format_position, Bitboard, Board, Color, Position, Rules};
+use fanorona_solver::{solve, Limits, NoProgress, SolveSetup, Tables};
+use std::time::Instant;
+
+fn main() {
+    let board = Board::standard();
+    let small = Tables::build(&board, Rules::default(), 3);
+    let full = Tables::build(&board, Rules::default(), 4);
+    let count: usize = std::env::args().nth(1).map_or(20, |a| a.parse().unwrap());
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..count {
+        let position = random_position(&board, &mut seed);
+        let setup = SolveSetup {
+            board: &board,
+            rules: Rules::default(),
+            tables: Some(&small),
+            limits: Limits {
+                nodes: 5_000_000,
+                memory: 64 << 20,
+            },
+            certificate: std::env::args().nth(2).is_none(),
+            stop: None,
+            progress: &NoProgress,
+        };
+        let clock = Instant::now();
+        let solution = solve(&setup, &position);
+        let expected = full.probe(&position).unwrap().value();
+        match solution {
+            Ok(s) => println!(
+                "{} table {:?} search {:?} ({:?}/{:?}) nodes {} cert {:?} {:.2}s",
+                format_position(&board, &position),
+                expected,
+                s.value,
+                s.mover_wins,
+                s.waiting_wins,
+                s.nodes,
+                s.certificate.map(|c| c.size()),
+                clock.elapsed().as_secs_f64()
+            ),
+            Err(e) => println!(
+                "{} table {:?}: {e}",
+                format_position(&board, &position),
+                expected
+            ),
+        }
+    }
+}
+
+fn random_position(board: &Board, seed: &mut u64) -> Position {
+    let mut next = || {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize % board.points()
+    };
+    let mut take = |count: u32, taken: u64| {
+        let mut set = 0u64;
+        while set.count_ones() < count {
+            let p = next();
+            if (taken | set) >> p & 1 == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    };
+    let white = take(2, 0);
+    let black = take(2, white);
+    Position::from_colors(Bitboard(white), Bitboard(black), Color::White)
+}

@@ -1,0 +1,175 @@
+//! Certificates: a solved value written down as strategies that anyone can check.
+//!
+//! A certificate holds one or two *claims*. A claim names a side (the strategist) and a goal:
+//! - **win**: the strategist can force a win;
+//! - **not lose**: the strategist can keep the game from being lost (a draw or better).
+//!
+//! Its strategy is a set of positions: for each one where the strategist moves, the chosen turn
+//! (given by the child position it leads to, since distinct turns with the same result are the
+//! same choice); where the opponent moves, nothing, because every turn must be answered. Every
+//! position the strategy reaches is either in the set or a *leaf*: a position the rules decide,
+//! or one within the endgame tables (up to `table_stones` stones), and each leaf must be good for
+//! the strategist. For a win, following the strategy must also never loop; for "not lose", a loop
+//! is fine: it is infinite play, a draw (this is the repetition leaf of the proof, recorded as a
+//! turn back into the set).
+//!
+//! Values: a win of the side to move is one win claim for it; a loss is a win claim for the
+//! other side; a draw is two "not lose" claims, one per side.
+//!
+//! The file is bincode (`bincode = 2.0.1`, standard configuration) of [`Certificate`].
+//! [`crate::check`] verifies one with the rules and the tables alone.
+
+use bincode::{Decode, Encode};
+use fanorona_engine::{Bitboard, Blocked, Board, Color, Position, Rules};
+use std::fmt;
+use std::path::Path;
+
+/// The first bytes of every certificate file.
+pub const MAGIC: [u8; 8] = *b"FANOPRF\0";
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A position by colour.
+#[derive(Encode, Decode, Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Node {
+    pub white: u64,
+    pub black: u64,
+    pub white_to_move: bool,
+}
+
+impl Node {
+    pub fn of(position: &Position) -> Node {
+        Node {
+            white: position.white().0,
+            black: position.black().0,
+            white_to_move: position.side == Color::White,
+        }
+    }
+
+    pub fn position(self) -> Position {
+        let side = if self.white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Position::from_colors(Bitboard(self.white), Bitboard(self.black), side)
+    }
+}
+
+/// What a claim says its strategist can do.
+#[derive(Encode, Decode, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Goal {
+    Win,
+    NotLose,
+}
+
+/// One side's strategy for one goal.
+#[derive(Encode, Decode, Clone, PartialEq, Eq, Debug)]
+pub struct Claim {
+    pub strategist_is_white: bool,
+    pub goal: Goal,
+    /// Positions of the strategy, each with the strategist's choice where it moves.
+    pub strategy: Vec<(Node, Option<Node>)>,
+}
+
+impl Claim {
+    pub fn strategist(&self) -> Color {
+        if self.strategist_is_white {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+}
+
+/// A solved position and the claims that prove its value.
+#[derive(Encode, Decode, Clone, PartialEq, Eq, Debug)]
+pub struct Certificate {
+    pub magic: [u8; 8],
+    pub version: u32,
+    pub rows: u8,
+    pub columns: u8,
+    /// 0: a blocked side to move loses; 1: it is a draw.
+    pub blocked: u8,
+    /// Positions with at most this many stones are leaves valued by the endgame tables (0: none).
+    pub table_stones: u8,
+    pub root: Node,
+    pub claims: Vec<Claim>,
+}
+
+impl Certificate {
+    pub fn new(board: &Board, rules: Rules, table_stones: usize, root: &Position) -> Certificate {
+        Certificate {
+            magic: MAGIC,
+            version: VERSION,
+            rows: board.rows() as u8,
+            columns: board.columns() as u8,
+            blocked: match rules.blocked {
+                Blocked::Loss => 0,
+                Blocked::Draw => 1,
+            },
+            table_stones: table_stones as u8,
+            root: Node::of(root),
+            claims: Vec::new(),
+        }
+    }
+
+    /// How many strategy positions all claims hold.
+    pub fn size(&self) -> usize {
+        self.claims.iter().map(|c| c.strategy.len()).sum()
+    }
+
+    pub fn write(&self, path: &Path) -> Result<(), CertificateError> {
+        let bytes = bincode::encode_to_vec(self, bincode::config::standard())
+            .map_err(|e| CertificateError::Format(e.to_string()))?;
+        std::fs::write(path, bytes).map_err(|e| CertificateError::Io(path.display().to_string(), e))
+    }
+
+    pub fn read(path: &Path) -> Result<Certificate, CertificateError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| CertificateError::Io(path.display().to_string(), e))?;
+        Certificate::from_bytes(&bytes)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
+        if bytes.len() < 8 || bytes[..8] != MAGIC {
+            return Err(CertificateError::Format(
+                "not a certificate (no FANOPRF magic)".into(),
+            ));
+        }
+        let (certificate, used): (Certificate, usize) =
+            bincode::decode_from_slice(bytes, bincode::config::standard())
+                .map_err(|e| CertificateError::Format(format!("cannot be decoded: {e}")))?;
+        if certificate.version != VERSION {
+            return Err(CertificateError::Format(format!(
+                "format version {} (this program reads {VERSION})",
+                certificate.version
+            )));
+        }
+        if used != bytes.len() {
+            return Err(CertificateError::Format(format!(
+                "{} bytes after the end of the certificate",
+                bytes.len() - used
+            )));
+        }
+        Ok(certificate)
+    }
+}
+
+/// A certificate that cannot be read.
+#[derive(Debug)]
+pub enum CertificateError {
+    Io(String, std::io::Error),
+    Format(String),
+}
+
+impl fmt::Display for CertificateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertificateError::Io(path, error) => write!(f, "{path}: {error}"),
+            CertificateError::Format(why) => write!(f, "certificate {why}"),
+        }
+    }
+}
+
+impl std::error::Error for CertificateError {}

@@ -1,0 +1,286 @@
+//! The independent checker of certificates: the rules and the endgame tables, nothing else.
+//!
+//! It shares no code with the search. For each claim of a certificate (see
+//! [`crate::certificate`]) it checks that
+//! 1. the root is a good leaf or in the strategy;
+//! 2. at every strategy position where the strategist moves, the chosen child is a legal result
+//!    of one of its turns; where the opponent moves, every turn is answered;
+//! 3. every child so required is in the strategy or a leaf that is good for the strategist: one
+//!    the rules decide (no stones, blocked side to move), or one with at most `table_stones`
+//!    stones whose table entry says so;
+//! 4. for a win, the strategy has no loop (else the "win" could be infinite play).
+//!
+//! The value it confirms follows from the claims: one win claim of the side to move is a win,
+//! of the other side a loss, and "not lose" claims for both sides a draw.
+
+use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::tables::Tables;
+use fanorona_engine::movegen::children;
+use fanorona_engine::{Blocked, Board, Color, Position, Rules, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// What a checked certificate proves, and how big it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirmed {
+    pub board: Board,
+    pub root: Position,
+    /// The value of the root for its side to move.
+    pub value: Value,
+    /// Strategy positions checked, over all claims.
+    pub positions: usize,
+    /// Leaves reached that the tables decide, and that the rules decide.
+    pub table_leaves: usize,
+    pub rule_leaves: usize,
+}
+
+/// Why a certificate does not prove anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refuted(pub String);
+
+impl fmt::Display for Refuted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refuted {}
+
+fn refuted<T>(why: impl Into<String>) -> Result<T, Refuted> {
+    Err(Refuted(why.into()))
+}
+
+/// Check `certificate`, with `tables` for its table leaves.
+pub fn check(certificate: &Certificate, tables: Option<&Tables>) -> Result<Confirmed, Refuted> {
+    let board = Board::new(certificate.rows as usize, certificate.columns as usize)
+        .map_err(|e| Refuted(format!("board: {e}")))?;
+    let rules = Rules {
+        blocked: match certificate.blocked {
+            0 => Blocked::Loss,
+            1 => Blocked::Draw,
+            other => return refuted(format!("unknown blocked-side rule {other}")),
+        },
+    };
+    let table_stones = certificate.table_stones as usize;
+    let tables = if table_stones == 0 {
+        None
+    } else {
+        match tables {
+            Some(t)
+                if t.board() == &board && t.rules() == rules && t.max_stones() >= table_stones =>
+            {
+                Some(t)
+            }
+            _ => {
+                return refuted(format!(
+                "it needs the {} endgame tables up to {table_stones} stones under the same rules",
+                board.size_name()
+            ))
+            }
+        }
+    };
+    let root = decode(&board, certificate.root)?;
+    let judge = Judge {
+        board: &board,
+        rules,
+        tables,
+        table_stones,
+    };
+    let mut confirmed = Confirmed {
+        board: board.clone(),
+        root,
+        value: Value::Draw,
+        positions: 0,
+        table_leaves: 0,
+        rule_leaves: 0,
+    };
+    for claim in &certificate.claims {
+        judge.check_claim(claim, &root, &mut confirmed)?;
+    }
+    confirmed.value = value_of_claims(&certificate.claims, root.side)?;
+    Ok(confirmed)
+}
+
+/// The root's value that the claims establish together.
+fn value_of_claims(claims: &[Claim], mover: Color) -> Result<Value, Refuted> {
+    let has = |side: Color, goal: Goal| {
+        claims
+            .iter()
+            .any(|c| c.strategist() == side && c.goal == goal)
+    };
+    if has(mover, Goal::Win) {
+        Ok(Value::Win)
+    } else if has(mover.other(), Goal::Win) {
+        Ok(Value::Loss)
+    } else if has(mover, Goal::NotLose) && has(mover.other(), Goal::NotLose) {
+        Ok(Value::Draw)
+    } else {
+        refuted("its claims do not settle the value (a win, or a hold for each side)")
+    }
+}
+
+/// A position of the certificate, checked to be one of this board.
+fn decode(board: &Board, node: Node) -> Result<Position, Refuted> {
+    let outside = !board.all().0;
+    if node.white & node.black != 0 || (node.white | node.black) & outside != 0 {
+        return refuted(format!(
+            "a position has overlapping stones or stones off the board ({:#x}, {:#x})",
+            node.white, node.black
+        ));
+    }
+    Ok(node.position())
+}
+
+struct Judge<'a> {
+    board: &'a Board,
+    rules: Rules,
+    tables: Option<&'a Tables>,
+    table_stones: usize,
+}
+
+/// How a leaf was decided.
+enum Leaf {
+    Rules(Value),
+    Table(Value),
+}
+
+impl Judge<'_> {
+    /// The value for the side to move if the rules or the tables decide `position`.
+    fn leaf(&self, position: &Position) -> Option<Leaf> {
+        if let Some(value) = self.rules.outcome(self.board, position) {
+            return Some(Leaf::Rules(value));
+        }
+        let stones = (position.mover.count() + position.waiting.count()) as usize;
+        let tables = self.tables.filter(|_| stones <= self.table_stones)?;
+        tables.probe(position).ok().map(|e| Leaf::Table(e.value()))
+    }
+
+    fn check_claim(
+        &self,
+        claim: &Claim,
+        root: &Position,
+        confirmed: &mut Confirmed,
+    ) -> Result<(), Refuted> {
+        let strategist = claim.strategist();
+        let good = |value: Value, side: Color| {
+            let for_strategist = if side == strategist {
+                value
+            } else {
+                value.flip()
+            };
+            match claim.goal {
+                Goal::Win => for_strategist == Value::Win,
+                Goal::NotLose => for_strategist != Value::Loss,
+            }
+        };
+        let mut strategy: HashMap<Position, Option<Position>> = HashMap::new();
+        for &(node, choice) in &claim.strategy {
+            let position = decode(self.board, node)?;
+            let choice = choice.map(|c| decode(self.board, c)).transpose()?;
+            if strategy.insert(position, choice).is_some() {
+                return refuted(format!("{position:?} appears twice in one strategy"));
+            }
+        }
+        // What each strategy position leads to inside the strategy (for the loop check).
+        let mut edges: HashMap<Position, Vec<Position>> = HashMap::new();
+        let mut required = Vec::new();
+        for (position, choice) in &strategy {
+            required.clear();
+            children(self.board, position, &mut required);
+            if required.is_empty() {
+                // No turn: the rules decide it; it must be good like any leaf.
+                let value = self.rules.outcome(self.board, position);
+                if !value.is_some_and(|v| good(v, position.side)) {
+                    return refuted(format!(
+                        "{position:?}: a blocked position bad for the strategist"
+                    ));
+                }
+                continue;
+            }
+            if position.side == strategist {
+                let choice = choice.ok_or_else(|| {
+                    Refuted(format!(
+                        "{position:?}: the strategist moves but no turn is given"
+                    ))
+                })?;
+                if !required.contains(&choice) {
+                    return refuted(format!("{position:?}: the chosen turn is not legal"));
+                }
+                required.clear();
+                required.push(choice);
+            } else if choice.is_some() {
+                return refuted(format!("{position:?}: a choice given for the opponent"));
+            }
+            let mut inside = Vec::new();
+            for child in &required {
+                match self.leaf(child) {
+                    Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
+                        return refuted(format!(
+                            "{child:?}: a leaf that is {} for its side to move, bad for the strategist",
+                            v.name()
+                        ));
+                    }
+                    Some(Leaf::Rules(_)) => confirmed.rule_leaves += 1,
+                    Some(Leaf::Table(_)) => confirmed.table_leaves += 1,
+                    None if strategy.contains_key(child) => inside.push(*child),
+                    None => {
+                        return refuted(format!(
+                            "{child:?}: a reply the strategy does not answer (missing)"
+                        ))
+                    }
+                }
+            }
+            edges.insert(*position, inside);
+        }
+        match self.leaf(root) {
+            Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if good(v, root.side) => {}
+            Some(_) => return refuted("the root is a leaf bad for the strategist"),
+            None if strategy.contains_key(root) => {}
+            None => return refuted("the root is not in the strategy"),
+        }
+        if claim.goal == Goal::Win {
+            if let Some(position) = find_loop(&edges) {
+                return refuted(format!(
+                    "the winning strategy can loop forever through {position:?}"
+                ));
+            }
+        }
+        confirmed.positions += strategy.len();
+        Ok(())
+    }
+}
+
+/// A position on a cycle of `edges`, if there is one (iterative depth-first search).
+fn find_loop(edges: &HashMap<Position, Vec<Position>>) -> Option<Position> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: HashMap<Position, Mark> = HashMap::new();
+    for start in edges.keys() {
+        if marks.contains_key(start) {
+            continue;
+        }
+        let mut stack: Vec<(Position, usize)> = vec![(*start, 0)];
+        marks.insert(*start, Mark::Open);
+        while let Some((position, next)) = stack.pop() {
+            let targets = edges.get(&position).map_or(&[][..], Vec::as_slice);
+            if next < targets.len() {
+                stack.push((position, next + 1));
+                let target = targets[next];
+                match marks.get(&target) {
+                    Some(Mark::Open) => return Some(target),
+                    Some(Mark::Done) => {}
+                    None => {
+                        marks.insert(target, Mark::Open);
+                        stack.push((target, 0));
+                    }
+                }
+            } else {
+                marks.insert(position, Mark::Done);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,681 @@
+//! Depth-first proof-number search (df-pn) with a transposition table and endgame-table leaves.
+//!
+//! The question is always "can `attacker` force a win from this position?". At the attacker's
+//! turns (OR nodes) one good turn is enough; at the defender's (AND nodes) every turn must fail.
+//! A node's proof number is how many more leaves must be proven to prove it, its disproof number
+//! how many to disprove it; df-pn expands the most-proving node depth first, under thresholds,
+//! and keeps what it learnt in the transposition table (Nagai 2002).
+//!
+//! Leaves: a position the rules decide (no stones, or a blocked side to move), or one within
+//! the endgame tables, which give its exact value at once.
+//!
+//! Repetition: a turn back to a position already on the current path is a failure for the
+//! attacker (infinite play is a draw). Such a disproof depends on the path, so each result
+//! carries the depth of the shallowest path position it relied on; a disproof is stored in the
+//! table only if it relies on nothing above its own node, so no path-dependent result poisons
+//! the table. A disproof that does rely on the path is kept aside with a hash of the stretch of
+//! path it relied on (from the shallowest position it used down to its parent), and reused
+//! only when the same position is reached with that same stretch above it: then every position
+//! it relied on is on the path again.
+//! Proofs never rely on repetition (it only ever helps the defender).
+//!
+//! Each stored proof records its height: leaves 0, an OR node 1 + the least height of its
+//! proven children, an AND node 1 + the greatest. Following children of smaller height always
+//! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
+
+use crate::entry::Entry;
+use crate::progress::Progress;
+use crate::tables::Tables;
+use fanorona_engine::hash::mix;
+use fanorona_engine::movegen::children;
+use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A proof or disproof number: `INFINITE` means resolved.
+pub type Number = u32;
+pub const INFINITE: Number = Number::MAX;
+
+/// No path position relied upon.
+const NO_DEPTH: u32 = u32::MAX;
+
+/// What a search found out about its question.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// The attacker can force a win.
+    Proven,
+    /// The attacker cannot force a win.
+    Disproven,
+    /// The node limit was reached or the search was interrupted first.
+    Unknown,
+}
+
+/// How far a search may go.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The most nodes (expansions) before giving up.
+    pub nodes: u64,
+    /// The transposition table's size in bytes.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nodes: 100_000_000,
+            memory: 256 << 20,
+        }
+    }
+}
+
+/// The numbers of one node as seen from its parent.
+#[derive(Clone, Copy, Debug)]
+struct Numbers {
+    proof: Number,
+    disproof: Number,
+    /// For a disproof: the shallowest path depth it relied on (`NO_DEPTH` if none).
+    /// For a proof: its height.
+    extra: u32,
+}
+
+impl Numbers {
+    const PROVEN: Numbers = Numbers {
+        proof: 0,
+        disproof: INFINITE,
+        extra: 0,
+    };
+    const DISPROVEN: Numbers = Numbers {
+        proof: INFINITE,
+        disproof: 0,
+        extra: NO_DEPTH,
+    };
+    const UNKNOWN: Numbers = Numbers {
+        proof: 1,
+        disproof: 1,
+        extra: 0,
+    };
+
+    fn is_proven(self) -> bool {
+        self.proof == 0
+    }
+
+    fn is_disproven(self) -> bool {
+        self.disproof == 0
+    }
+}
+
+/// One slot of the transposition table, four words so that a fresh table is zeroed memory
+/// (which the allocator hands out lazily):
+/// 0. the mover's stones, with bit 63 set when Black is to move;
+/// 1. the waiting stones, with bit 63 set when the slot is used;
+/// 2. proof number (low half) and disproof number (high half);
+/// 3. the height of a proof (low half) and the nodes spent on it (high half): the slot that
+///    cost more survives a collision.
+type Slot = [u64; 4];
+
+const BLACK_TO_MOVE: u64 = 1 << 63;
+const USED: u64 = 1 << 63;
+
+fn key(position: &Position) -> (u64, u64) {
+    let side = match position.side {
+        Color::White => 0,
+        Color::Black => BLACK_TO_MOVE,
+    };
+    (position.mover.0 | side, position.waiting.0 | USED)
+}
+
+/// A fixed-size table of two-slot buckets.
+struct TranspositionTable {
+    slots: Vec<Slot>,
+    mask: usize,
+}
+
+/// What the table holds about one position.
+#[derive(Clone, Copy)]
+struct Stored {
+    proof: Number,
+    disproof: Number,
+    height: u32,
+}
+
+impl TranspositionTable {
+    fn new(bytes: usize) -> TranspositionTable {
+        let wanted = (bytes / std::mem::size_of::<Slot>()).max(2);
+        // The largest power of two of buckets that fits.
+        let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
+        TranspositionTable {
+            slots: vec![[0; 4]; buckets * 2],
+            mask: buckets - 1,
+        }
+    }
+
+    fn bucket(&self, position: &Position) -> usize {
+        (hash(position) as usize & self.mask) * 2
+    }
+
+    fn get(&self, position: &Position) -> Option<Stored> {
+        let b = self.bucket(position);
+        let (mover, waiting) = key(position);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|slot| slot[0] == mover && slot[1] == waiting)
+            .map(|slot| Stored {
+                proof: slot[2] as u32,
+                disproof: (slot[2] >> 32) as u32,
+                height: slot[3] as u32,
+            })
+    }
+
+    fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
+        let b = self.bucket(position);
+        let (mover, waiting) = key(position);
+        let bucket = &mut self.slots[b..b + 2];
+        let work_of = |slot: &Slot| slot[3] >> 32;
+        let at = match bucket
+            .iter()
+            .position(|slot| slot[0] == mover && slot[1] == waiting)
+        {
+            Some(i) => i,
+            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
+        };
+        let height = if numbers.is_proven() {
+            numbers.extra
+        } else {
+            0
+        };
+        bucket[at] = [
+            mover,
+            waiting,
+            numbers.proof as u64 | (numbers.disproof as u64) << 32,
+            height as u64 | work.min(u32::MAX as u64) << 32,
+        ];
+    }
+}
+
+/// Sum of proof numbers: infinite if one is, otherwise capped just below.
+fn add(a: Number, b: Number) -> Number {
+    if a == INFINITE || b == INFINITE {
+        INFINITE
+    } else {
+        a.saturating_add(b).min(INFINITE - 1)
+    }
+}
+
+/// One child of the node being expanded.
+#[derive(Clone, Copy)]
+struct Child {
+    position: Position,
+    numbers: Numbers,
+}
+
+/// A df-pn search for one attacker on one board, with optional endgame tables.
+pub struct Search<'a> {
+    board: &'a Board,
+    rules: Rules,
+    tables: Option<&'a Tables>,
+    attacker: Color,
+    table: TranspositionTable,
+    /// Positions on the current path, with their depth.
+    path: HashMap<Position, u32>,
+    /// Rolling hashes of the current path: entry d covers the positions at depths 0..=d.
+    path_prefix: Vec<u64>,
+    /// Powers of the rolling hash's base.
+    powers: Vec<u64>,
+    /// Disproofs that rely on the path: per position, (length, hash) of the stretch of path
+    /// above it that they relied on.
+    path_dependent: HashMap<Position, Vec<(u32, u64)>>,
+    path_dependent_count: usize,
+    /// Positions that count as failures for the attacker like repetitions (at depth 0), for
+    /// re-searches while a hold's certificate is read off.
+    covered: HashSet<Position>,
+    /// The child that settled the root of the last search, where one child does (a proof at
+    /// an OR root, a disproof at an AND root).
+    root_choice: Option<Position>,
+    /// The depth of the root of the current search (the positions given above it come first).
+    root_depth: u32,
+    nodes: u64,
+    node_limit: u64,
+    stop: Option<&'a AtomicBool>,
+    progress: &'a dyn Progress,
+    reported: u64,
+}
+
+/// Why a search stopped before resolving its root.
+#[derive(Debug)]
+struct Stopped;
+
+/// How many nodes between two progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
+
+impl<'a> Search<'a> {
+    /// A search for `attacker`. The tables, if any, must be of the same board and rules.
+    pub fn new(
+        board: &'a Board,
+        rules: Rules,
+        tables: Option<&'a Tables>,
+        attacker: Color,
+        limits: Limits,
+        progress: &'a dyn Progress,
+    ) -> Search<'a> {
+        if let Some(tables) = tables {
+            assert_eq!(tables.rules(), rules, "tables of other rules");
+            assert_eq!(tables.board(), board, "tables of another board");
+        }
+        Search {
+            board,
+            rules,
+            tables,
+            attacker,
+            table: TranspositionTable::new(limits.memory),
+            path: HashMap::new(),
+            path_prefix: Vec::new(),
+            powers: vec![1],
+            path_dependent: HashMap::new(),
+            path_dependent_count: 0,
+            covered: HashSet::new(),
+            root_choice: None,
+            root_depth: 0,
+            nodes: 0,
+            node_limit: limits.nodes,
+            stop: None,
+            progress,
+            reported: 0,
+        }
+    }
+
+    /// Stop as soon as `flag` is set (an interrupt); the table keeps what was learnt.
+    pub fn stop_on(&mut self, flag: &'a AtomicBool) {
+        self.stop = Some(flag);
+    }
+
+    /// The nodes expanded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn attacker(&self) -> Color {
+        self.attacker
+    }
+
+    pub fn board(&self) -> &'a Board {
+        self.board
+    }
+
+    /// Whether the rules or the endgame tables decide `position`.
+    pub fn is_leaf(&self, position: &Position) -> bool {
+        self.leaf(position).is_some()
+    }
+
+    /// Treat `covered` as failures for the attacker, relying on the root of the path (so no
+    /// result that uses them is stored as path-independent). The path-dependent cache is
+    /// emptied, since what it holds was found without them.
+    pub fn set_covered(&mut self, covered: HashSet<Position>) {
+        self.covered = covered;
+        self.path_dependent.clear();
+        self.path_dependent_count = 0;
+    }
+
+    /// Allow `more` nodes beyond those already spent, to continue a search that gave up.
+    pub fn extend_limit(&mut self, more: u64) {
+        self.node_limit = self.nodes.saturating_add(more);
+    }
+
+    /// Can the attacker force a win from `root`?
+    pub fn solve(&mut self, root: &Position) -> Outcome {
+        self.solve_below(root, &[])
+    }
+
+    /// As [`Search::solve`], with `above` on the path before `root` (repeating one of them is a
+    /// failure for the attacker).
+    pub fn solve_below(&mut self, root: &Position, above: &[Position]) -> Outcome {
+        self.root_choice = None;
+        let numbers = match self.leaf(root) {
+            Some(numbers) => numbers,
+            None => {
+                self.path.clear();
+                self.path_prefix.clear();
+                for (depth, position) in above.iter().enumerate() {
+                    self.path.insert(*position, depth as u32);
+                    self.push_path_hash(position);
+                }
+                let depth = above.len() as u32;
+                self.root_depth = depth;
+                let result = self.expand(root, INFINITE, INFINITE, depth);
+                self.path.clear();
+                self.path_prefix.clear();
+                match result {
+                    Ok(numbers) => numbers,
+                    Err(Stopped) => return Outcome::Unknown,
+                }
+            }
+        };
+        if numbers.is_proven() {
+            Outcome::Proven
+        } else if numbers.is_disproven() {
+            Outcome::Disproven
+        } else {
+            Outcome::Unknown
+        }
+    }
+
+    /// The child that settled the root of the last search: the attacker's winning turn, or the
+    /// defender's turn that holds, if the root was resolved by one turn.
+    pub fn root_choice(&self) -> Option<Position> {
+        self.root_choice
+    }
+
+    /// What the table knows about `position`: proven, disproven (path-independent) or nothing.
+    pub fn known(&self, position: &Position) -> Option<(Outcome, u32)> {
+        if let Some(numbers) = self.leaf(position) {
+            let outcome = if numbers.is_proven() {
+                Outcome::Proven
+            } else {
+                Outcome::Disproven
+            };
+            return Some((outcome, 0));
+        }
+        let slot = self.table.get(position)?;
+        if slot.proof == 0 {
+            Some((Outcome::Proven, slot.height))
+        } else if slot.disproof == 0 {
+            Some((Outcome::Disproven, 0))
+        } else {
+            None
+        }
+    }
+
+    /// Whether the attacker wins at `position` by the rules or the endgame tables alone.
+    fn leaf(&self, position: &Position) -> Option<Numbers> {
+        let value = self
+            .table_value(position)
+            .or_else(|| self.rules.outcome(self.board, position))?;
+        let attacker_wins = (value == Value::Win) == (position.side == self.attacker);
+        Some(if attacker_wins && value != Value::Draw {
+            Numbers::PROVEN
+        } else {
+            Numbers::DISPROVEN
+        })
+    }
+
+    fn table_value(&self, position: &Position) -> Option<Value> {
+        let tables = self.tables?;
+        let stones = (position.mover.count() + position.waiting.count()) as usize;
+        if stones > tables.max_stones() {
+            return None;
+        }
+        tables.probe(position).ok().map(Entry::value)
+    }
+
+    fn push_path_hash(&mut self, position: &Position) {
+        const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+        let before = self.path_prefix.last().copied().unwrap_or(0);
+        self.path_prefix
+            .push(before.wrapping_mul(BASE).wrapping_add(mix(hash(position))));
+        while self.powers.len() <= self.path_prefix.len() {
+            let last = *self.powers.last().expect("starts with 1");
+            self.powers.push(last.wrapping_mul(BASE));
+        }
+    }
+
+    /// The hash of the positions at depths `from..` of the current path.
+    fn stretch_hash(&self, from: usize) -> u64 {
+        let end = self.path_prefix.len();
+        let before = if from == 0 {
+            0
+        } else {
+            self.path_prefix[from - 1]
+        };
+        self.path_prefix[end - 1].wrapping_sub(before.wrapping_mul(self.powers[end - from]))
+    }
+
+    /// A path-dependent disproof of `position` as the next node of the path, if one was found
+    /// with the same stretch of path above it: the depth it relies on.
+    fn path_dependent_disproof(&self, position: &Position) -> Option<u32> {
+        let stretches = self.path_dependent.get(position)?;
+        let depth = self.path_prefix.len();
+        stretches
+            .iter()
+            .filter(|&&(length, _)| length as usize <= depth && length > 0)
+            .find(|&&(length, hash)| self.stretch_hash(depth - length as usize) == hash)
+            .map(|&(length, _)| (depth - length as usize) as u32)
+    }
+
+    /// The numbers of a child before it is expanded.
+    fn first_look(&self, position: &Position) -> Numbers {
+        if let Some(&depth) = self.path.get(position) {
+            return Numbers {
+                extra: depth,
+                ..Numbers::DISPROVEN
+            };
+        }
+        if self.covered.contains(position) {
+            return Numbers {
+                extra: 0,
+                ..Numbers::DISPROVEN
+            };
+        }
+        if let Some(numbers) = self.leaf(position) {
+            return numbers;
+        }
+        let stored = self.table.get(position);
+        if stored.is_none_or(|slot| slot.proof != 0 && slot.disproof != 0) {
+            if let Some(depth) = self.path_dependent_disproof(position) {
+                return Numbers {
+                    extra: depth,
+                    ..Numbers::DISPROVEN
+                };
+            }
+        }
+        match stored {
+            Some(slot) => Numbers {
+                proof: slot.proof,
+                disproof: slot.disproof,
+                extra: if slot.proof == 0 {
+                    slot.height
+                } else {
+                    NO_DEPTH
+                },
+            },
+            None => Numbers::UNKNOWN,
+        }
+    }
+
+    /// Expand `position` (not a leaf, at `depth` on the path) until its numbers reach the
+    /// thresholds or it is resolved.
+    fn expand(
+        &mut self,
+        position: &Position,
+        proof_limit: Number,
+        disproof_limit: Number,
+        depth: u32,
+    ) -> Result<Numbers, Stopped> {
+        self.count_node()?;
+        let start = self.nodes;
+        let or_node = position.side == self.attacker;
+        // On the path before the children are looked at: what they find about the path must
+        // be what it will be when they are expanded.
+        self.push_path_hash(position);
+        self.path.insert(*position, depth);
+        let mut next = Vec::new();
+        children(self.board, position, &mut next);
+        let mut kids: Vec<Child> = next
+            .iter()
+            .map(|&child| Child {
+                position: child,
+                numbers: self.first_look(&child),
+            })
+            .collect();
+        let result = loop {
+            let numbers = combine(or_node, &kids);
+            if numbers.proof >= proof_limit
+                || numbers.disproof >= disproof_limit
+                || numbers.is_proven()
+                || numbers.is_disproven()
+            {
+                break Ok(numbers);
+            }
+            let (best, child_proof_limit, child_disproof_limit) =
+                select(or_node, &kids, numbers, proof_limit, disproof_limit);
+            let child = kids[best].position;
+            match self.expand(&child, child_proof_limit, child_disproof_limit, depth + 1) {
+                Ok(numbers) => kids[best].numbers = numbers,
+                Err(stopped) => break Err(stopped),
+            }
+        };
+        self.path.remove(position);
+        self.path_prefix.pop();
+        let numbers = result?;
+        if depth == self.root_depth {
+            self.root_choice = settling_child(or_node, &kids, numbers);
+        }
+        if numbers.is_disproven() && numbers.extra < depth {
+            self.remember_path_dependent(position, numbers.extra);
+        } else {
+            self.table.put(position, numbers, self.nodes - start);
+        }
+        Ok(numbers)
+    }
+
+    /// Keep a disproof of `position` (the next node of the path) that relies on the path from
+    /// depth `relied` on. The store is a cache: it is emptied when it reaches its size limit.
+    fn remember_path_dependent(&mut self, position: &Position, relied: u32) {
+        const LIMIT: usize = 1 << 22;
+        const PER_POSITION: usize = 4;
+        if self.path_dependent_count >= LIMIT {
+            self.path_dependent.clear();
+            self.path_dependent_count = 0;
+        }
+        let from = relied as usize;
+        let length = (self.path_prefix.len() - from) as u32;
+        let hash = self.stretch_hash(from);
+        let stretches = self.path_dependent.entry(*position).or_default();
+        if stretches.len() == PER_POSITION {
+            stretches.remove(0);
+        } else {
+            self.path_dependent_count += 1;
+        }
+        stretches.push((length, hash));
+    }
+
+    fn count_node(&mut self) -> Result<(), Stopped> {
+        self.nodes += 1;
+        if self.nodes - self.reported >= REPORT_EVERY {
+            self.progress.advance(self.nodes - self.reported);
+            self.reported = self.nodes;
+            if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                return Err(Stopped);
+            }
+        }
+        if self.nodes > self.node_limit {
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+}
+
+/// The one child that settles a resolved node: the lowest proven child of a proven OR node,
+/// the disproven child that relies least on the path of a disproven AND node.
+fn settling_child(or_node: bool, kids: &[Child], node: Numbers) -> Option<Position> {
+    if or_node && node.is_proven() {
+        kids.iter()
+            .filter(|k| k.numbers.is_proven())
+            .min_by_key(|k| k.numbers.extra)
+            .map(|k| k.position)
+    } else if !or_node && node.is_disproven() {
+        kids.iter()
+            .filter(|k| k.numbers.is_disproven())
+            .max_by_key(|k| k.numbers.extra)
+            .map(|k| k.position)
+    } else {
+        None
+    }
+}
+
+/// A node's numbers from its children's.
+fn combine(or_node: bool, kids: &[Child]) -> Numbers {
+    // At an OR node: proof = least proof, disproof = sum; at an AND node the other way round.
+    let (least, sum) = if or_node {
+        (
+            kids.iter().map(|k| k.numbers.proof).min(),
+            kids.iter().fold(0, |s, k| add(s, k.numbers.disproof)),
+        )
+    } else {
+        (
+            kids.iter().map(|k| k.numbers.disproof).min(),
+            kids.iter().fold(0, |s, k| add(s, k.numbers.proof)),
+        )
+    };
+    let least = least.expect("expanded positions have turns");
+    let (proof, disproof) = if or_node { (least, sum) } else { (sum, least) };
+    let extra = if proof == 0 {
+        // Height: OR nodes follow their lowest proven child, AND nodes need all.
+        let heights = kids.iter().filter(|k| k.numbers.is_proven());
+        1 + if or_node {
+            heights.map(|k| k.numbers.extra).min().unwrap_or(0)
+        } else {
+            heights.map(|k| k.numbers.extra).max().unwrap_or(0)
+        }
+    } else if disproof == 0 {
+        // Path reliance: OR nodes need every child disproven, AND nodes the best one.
+        let relied = kids.iter().filter(|k| k.numbers.is_disproven());
+        if or_node {
+            relied.map(|k| k.numbers.extra).min().unwrap_or(NO_DEPTH)
+        } else {
+            relied.map(|k| k.numbers.extra).max().unwrap_or(NO_DEPTH)
+        }
+    } else {
+        0
+    };
+    Numbers {
+        proof,
+        disproof,
+        extra,
+    }
+}
+
+/// The child to expand next and its thresholds (with the 1 + ε trick of Pawlewicz and Lew,
+/// ε = 1/4, which saves re-expansions).
+fn select(
+    or_node: bool,
+    kids: &[Child],
+    node: Numbers,
+    proof_limit: Number,
+    disproof_limit: Number,
+) -> (usize, Number, Number) {
+    // The number that is minimised at this node, and the one summed.
+    let key = |k: &Child| {
+        if or_node {
+            (k.numbers.proof, k.numbers.disproof)
+        } else {
+            (k.numbers.disproof, k.numbers.proof)
+        }
+    };
+    let mut best = 0;
+    let mut second = INFINITE;
+    for (i, kid) in kids.iter().enumerate().skip(1) {
+        let (least, _) = key(kid);
+        if least < key(&kids[best]).0 {
+            second = key(&kids[best]).0;
+            best = i;
+        } else if least < second {
+            second = least;
+        }
+    }
+    let (_, best_summed) = key(&kids[best]);
+    let (min_limit, sum_limit, sum) = if or_node {
+        (proof_limit, disproof_limit, node.disproof)
+    } else {
+        (disproof_limit, proof_limit, node.proof)
+    };
+    let child_min_limit = min_limit.min(add(second, (second / 4).max(1)));
+    let child_sum_limit = if sum_limit == INFINITE {
+        INFINITE
+    } else {
+        add(sum_limit - sum.min(sum_limit), best_summed)
+    };
+    if or_node {
+        (best, child_min_limit, child_sum_limit)
+    } else {
+        (best, child_sum_limit, child_min_limit)
+    }
+}

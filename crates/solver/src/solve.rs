@@ -1,0 +1,278 @@
+//! The game value of a position: two proof-number searches, and the certificate that proves it.
+//!
+//! "Can the side to move force a win?" and "can the side waiting force a win?" are searched at
+//! the same time, each in its own thread with its own transposition table. One proven gives a
+//! win or a loss; both disproven give a draw. The certificate (see [`crate::certificate`]) is
+//! then read off the searches' tables: a proof gives the winner's strategy, a disproof the other
+//! side's non-losing strategy. Where a table entry has been overwritten, that position is
+//! searched again.
+
+use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::progress::Progress;
+use crate::search::{Limits, Outcome, Search};
+use crate::tables::Tables;
+use fanorona_engine::movegen::children;
+use fanorona_engine::{Board, Color, Position, Rules, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+/// Search stacks grow with the length of the lines searched; give them room.
+const SEARCH_STACK: usize = 1 << 30;
+
+/// The result of solving one position.
+#[derive(Debug)]
+pub struct Solution {
+    /// For the side to move; `None` if a search hit its limit first.
+    pub value: Option<Value>,
+    /// The outcome of "the side to move forces a win" and of "the side waiting forces a win".
+    pub mover_wins: Outcome,
+    pub waiting_wins: Outcome,
+    /// Nodes expanded by both searches (certificate extraction included).
+    pub nodes: u64,
+    pub certificate: Option<Certificate>,
+}
+
+/// Why no certificate could be read off a finished search.
+#[derive(Debug)]
+pub struct ExtractError(pub String);
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no certificate: {}", self.0)
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+/// What a solve needs besides the position.
+pub struct SolveSetup<'a> {
+    pub board: &'a Board,
+    pub rules: Rules,
+    pub tables: Option<&'a Tables>,
+    /// Limits for each of the two searches (memory is per search).
+    pub limits: Limits,
+    pub certificate: bool,
+    pub stop: Option<&'a AtomicBool>,
+    pub progress: &'a dyn Progress,
+}
+
+/// Solve `root`: its value for the side to move, and a certificate if asked for.
+pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractError> {
+    let mover = root.side;
+    let (mut for_mover, mut for_waiting) = std::thread::scope(|scope| {
+        let search_for = |attacker: Color| {
+            let spawn = std::thread::Builder::new().stack_size(SEARCH_STACK);
+            spawn
+                .spawn_scoped(scope, move || {
+                    let mut search = new_search(setup, attacker);
+                    let outcome = search.solve(root);
+                    (search, outcome)
+                })
+                .expect("a search thread")
+        };
+        let a = search_for(mover);
+        let b = search_for(mover.other());
+        (
+            a.join().expect("search thread panicked"),
+            b.join().expect("search thread panicked"),
+        )
+    });
+    let (mover_wins, waiting_wins) = (for_mover.1, for_waiting.1);
+    let nodes = |a: &Search, b: &Search| a.nodes() + b.nodes();
+    let value = match (mover_wins, waiting_wins) {
+        (Outcome::Proven, Outcome::Proven) => {
+            return Err(ExtractError(
+                "both sides proven to win: the search is inconsistent".into(),
+            ))
+        }
+        (Outcome::Proven, _) => Some(Value::Win),
+        (_, Outcome::Proven) => Some(Value::Loss),
+        (Outcome::Disproven, Outcome::Disproven) => Some(Value::Draw),
+        _ => None,
+    };
+    let certificate = match value {
+        Some(value) if setup.certificate => {
+            let stones = setup.tables.map_or(0, Tables::max_stones);
+            let mut certificate = Certificate::new(setup.board, setup.rules, stones, root);
+            // Only the claims the value needs: the winner's proof, or both holds.
+            let searches: Vec<&mut (Search, Outcome)> = match value {
+                Value::Win => vec![&mut for_mover],
+                Value::Loss => vec![&mut for_waiting],
+                Value::Draw => vec![&mut for_mover, &mut for_waiting],
+            };
+            for (search, outcome) in searches {
+                search.extend_limit(setup.limits.nodes);
+                let claim = std::thread::scope(|scope| {
+                    std::thread::Builder::new()
+                        .stack_size(SEARCH_STACK)
+                        .spawn_scoped(scope, || extract(search, root, *outcome))
+                        .expect("an extraction thread")
+                        .join()
+                        .expect("extraction panicked")
+                })?;
+                certificate.claims.push(claim);
+            }
+            Some(certificate)
+        }
+        _ => None,
+    };
+    Ok(Solution {
+        value,
+        mover_wins,
+        waiting_wins,
+        nodes: nodes(&for_mover.0, &for_waiting.0),
+        certificate,
+    })
+}
+
+fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
+    let mut search = Search::new(
+        setup.board,
+        setup.rules,
+        setup.tables,
+        attacker,
+        setup.limits,
+        setup.progress,
+    );
+    if let Some(flag) = setup.stop {
+        search.stop_on(flag);
+    }
+    search
+}
+
+/// The strategy behind a finished search: the attacker's win if `outcome` is a proof, the
+/// defender's non-losing strategy if it is a disproof.
+fn extract(search: &mut Search, root: &Position, outcome: Outcome) -> Result<Claim, ExtractError> {
+    let proof = outcome == Outcome::Proven;
+    let strategist = if proof {
+        search.attacker()
+    } else {
+        search.attacker().other()
+    };
+    let mut extraction = Extraction {
+        search,
+        proof,
+        strategist,
+        strategy: HashMap::new(),
+        path: Vec::new(),
+    };
+    extraction.cover(root)?;
+    let mut strategy: Vec<(Node, Option<Node>)> = extraction
+        .strategy
+        .into_iter()
+        .map(|(position, choice)| (Node::of(&position), choice.map(|c| Node::of(&c))))
+        .collect();
+    strategy.sort_unstable();
+    Ok(Claim {
+        strategist_is_white: strategist == Color::White,
+        goal: if proof { Goal::Win } else { Goal::NotLose },
+        strategy,
+    })
+}
+
+struct Extraction<'s, 'a> {
+    search: &'s mut Search<'a>,
+    /// Reading off a proof (the attacker's win) or a disproof (the defender's hold).
+    proof: bool,
+    strategist: Color,
+    strategy: HashMap<Position, Option<Position>>,
+    /// The positions being covered, root first (what a re-search may treat as repetition).
+    path: Vec<Position>,
+}
+
+impl Extraction<'_, '_> {
+    /// The outcome wanted at every position of the strategy.
+    fn wanted(&self) -> Outcome {
+        if self.proof {
+            Outcome::Proven
+        } else {
+            Outcome::Disproven
+        }
+    }
+
+    /// Make sure the strategy covers `position`, which must have the wanted outcome.
+    fn cover(&mut self, position: &Position) -> Result<(), ExtractError> {
+        if self.strategy.contains_key(position) {
+            return Ok(());
+        }
+        if self.is_leaf(position) {
+            let (outcome, _) = self.search.known(position).expect("leaves are known");
+            return self.expect(outcome, position);
+        }
+        let mut next = Vec::new();
+        children(self.search_board(), position, &mut next);
+        if position.side == self.strategist {
+            let choice = self.choose(position, &next)?;
+            self.strategy.insert(*position, Some(choice));
+            self.path.push(*position);
+            let result = self.cover(&choice);
+            self.path.pop();
+            result
+        } else {
+            self.strategy.insert(*position, None);
+            self.path.push(*position);
+            let result = next.iter().try_for_each(|child| self.cover(child));
+            self.path.pop();
+            result
+        }
+    }
+
+    fn search_board(&self) -> &Board {
+        self.search.board()
+    }
+
+    fn is_leaf(&self, position: &Position) -> bool {
+        self.search.is_leaf(position)
+    }
+
+    fn expect(&self, outcome: Outcome, position: &Position) -> Result<(), ExtractError> {
+        if outcome == self.wanted() {
+            Ok(())
+        } else {
+            Err(ExtractError(format!(
+                "a leaf of the strategy has the wrong value ({position:?})"
+            )))
+        }
+    }
+
+    /// The strategist's turn at `position`: a leaf that settles it, else (for a hold) a turn
+    /// back into the strategy, else the child with the wanted outcome in the search's table
+    /// (for a win, the one of least proof height, so the strategy never loops).
+    fn choose(&mut self, position: &Position, next: &[Position]) -> Result<Position, ExtractError> {
+        let wanted = self.wanted();
+        let mut best: Option<(u32, Position)> = None;
+        for child in next {
+            if !self.proof && self.strategy.contains_key(child) {
+                return Ok(*child);
+            }
+            if let Some((outcome, height)) = self.search.known(child) {
+                let height = if self.is_leaf(child) { 0 } else { height };
+                if outcome == wanted && best.is_none_or(|(h, _)| height < h) {
+                    best = Some((height, *child));
+                }
+            }
+        }
+        if let Some((_, child)) = best {
+            return Ok(child);
+        }
+        // The table does not know (a result that relied on the path, or one overwritten):
+        // search this position again, with the strategy's path above it, and take the turn
+        // that settles it. For a hold, every position already in the strategy is as good as a
+        // repetition: the strategy will cover it, and loops are draws.
+        if !self.proof {
+            let covered = self.strategy.keys().copied().collect();
+            self.search.set_covered(covered);
+        }
+        let found = if self.search.solve_below(position, &self.path) == wanted {
+            self.search.root_choice()
+        } else {
+            None
+        };
+        found.ok_or_else(|| {
+            ExtractError(format!(
+                "no turn of the strategist keeps the result at {position:?}"
+            ))
+        })
+    }
+}

@@ -1,0 +1,196 @@
+//! Proof-number search against the endgame tables, and certificates against the checker.
+
+use fanorona_engine::{parse_position, Board, Position, Rules, Value};
+use fanorona_solver::{
+    check, solve, Certificate, Goal, Limits, NoProgress, Solution, SolveSetup, Tables,
+};
+
+/// Node limit per search: enough for the positions below, small enough that a draw the search
+/// cannot settle quickly (a long paika dance of 2 against 2) gives up in a fraction of a second.
+const NODES: u64 = 300_000;
+
+fn setup<'a>(board: &'a Board, tables: Option<&'a Tables>) -> SolveSetup<'a> {
+    SolveSetup {
+        board,
+        rules: Rules::default(),
+        tables,
+        limits: Limits {
+            nodes: NODES,
+            memory: 16 << 20,
+        },
+        certificate: true,
+        stop: None,
+        progress: &NoProgress,
+    }
+}
+
+/// Solve, check the certificate, and return the value.
+fn solved_and_checked(board: &Board, tables: Option<&Tables>, position: &Position) -> Value {
+    settled_and_checked(board, tables, position).expect("solved within the node limit")
+}
+
+/// Solve, and if the searches settle the value within the node limit, check the certificate.
+fn settled_and_checked(
+    board: &Board,
+    tables: Option<&Tables>,
+    position: &Position,
+) -> Option<Value> {
+    let solution: Solution = solve(&setup(board, tables), position).unwrap();
+    let value = solution.value?;
+    let certificate = solution.certificate.expect("a certificate");
+    let confirmed = check(&certificate, tables).unwrap();
+    assert_eq!(confirmed.value, value);
+    // The file form reads back to the same certificate.
+    let bytes = bincode::encode_to_vec(&certificate, bincode::config::standard()).unwrap();
+    assert_eq!(Certificate::from_bytes(&bytes).unwrap(), certificate);
+    Some(value)
+}
+
+#[test]
+fn small_board_starts_match_the_published_values_and_the_tables() {
+    // SPEC.md §4: White wins 3x3, 3x5 and 5x3. The 3x3 game fits the tables whole.
+    let board = Board::new(3, 3).unwrap();
+    let start = Position::standard_start(&board);
+    let value = solved_and_checked(&board, None, &start);
+    assert_eq!(value, Value::Win);
+    let tables = Tables::build(&board, Rules::default(), 8);
+    assert_eq!(tables.probe(&start).unwrap().value(), value);
+    for (rows, columns) in [(3, 5), (5, 3)] {
+        let board = Board::new(rows, columns).unwrap();
+        let start = Position::standard_start(&board);
+        assert_eq!(solved_and_checked(&board, None, &start), Value::Win);
+        let tables = Tables::build(&board, Rules::default(), 4);
+        assert_eq!(
+            solved_and_checked(&board, Some(&tables), &start),
+            Value::Win
+        );
+    }
+}
+
+#[test]
+fn searches_inside_the_tables_agree_with_them() {
+    // 5x9 positions of 4 stones, searched over the tables of up to 3 stones, against the
+    // 4-stone tables: wins, losses and draws (draws need repetition handled right).
+    let board = Board::standard();
+    let small = Tables::build(&board, Rules::default(), 3);
+    let full = Tables::build(&board, Rules::default(), 4);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut seen = [0; 3];
+    for _ in 0..40 {
+        let position = random_position(&board, &mut seed, 2, 2);
+        // A search may give up (long draws), but what it settles must be right.
+        if let Some(value) = settled_and_checked(&board, Some(&small), &position) {
+            assert_eq!(
+                value,
+                full.probe(&position).unwrap().value(),
+                "{position:?}"
+            );
+            seen[value as usize] += 1;
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "losses, draws and wins: {seen:?}"
+    );
+    assert!(seen.iter().sum::<usize>() >= 25, "settled: {seen:?}");
+}
+
+fn random_position(board: &Board, seed: &mut u64, mover: usize, waiting: usize) -> Position {
+    let mut next = || {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize % board.points()
+    };
+    let mut take = |count: usize, taken: u64| {
+        let mut set = 0u64;
+        while set.count_ones() < count as u32 {
+            let p = next();
+            if (taken | set) >> p & 1 == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    };
+    let white = take(mover, 0);
+    let black = take(waiting, white);
+    Position::from_colors(
+        fanorona_engine::Bitboard(white),
+        fanorona_engine::Bitboard(black),
+        fanorona_engine::Color::White,
+    )
+}
+
+#[test]
+fn tampered_certificates_are_refuted() {
+    let board = Board::new(3, 3).unwrap();
+    let start = Position::standard_start(&board);
+    let solution = solve(&setup(&board, None), &start).unwrap();
+    let certificate = solution.certificate.unwrap();
+    assert!(check(&certificate, None).is_ok());
+    let claim = &certificate.claims[0];
+    assert_eq!(claim.goal, Goal::Win);
+
+    // A missing reply: drop a position where the opponent moves.
+    let mut missing = certificate.clone();
+    let at = missing.claims[0]
+        .strategy
+        .iter()
+        .position(|(node, choice)| choice.is_none() && *node != certificate.root)
+        .expect("the opponent moves somewhere");
+    missing.claims[0].strategy.remove(at);
+    let why = check(&missing, None).unwrap_err();
+    assert!(why.0.contains("missing") || why.0.contains("root"), "{why}");
+
+    // A wrong value: claim the win for the other side with the same strategy.
+    let mut wrong = certificate.clone();
+    wrong.claims[0].strategist_is_white = !wrong.claims[0].strategist_is_white;
+    assert!(check(&wrong, None).is_err());
+
+    // An illegal turn: the strategist's choice replaced by a position that is no child.
+    let mut illegal = certificate.clone();
+    let at = illegal.claims[0]
+        .strategy
+        .iter()
+        .position(|(_, choice)| choice.is_some())
+        .unwrap();
+    illegal.claims[0].strategy[at].1 = Some(certificate.root);
+    assert!(check(&illegal, None).unwrap_err().0.contains("not legal"));
+
+    // A table leaf the checker cannot see.
+    let mut needs_tables = certificate.clone();
+    needs_tables.table_stones = 4;
+    assert!(check(&needs_tables, None).unwrap_err().0.contains("tables"));
+
+    // A hold claimed as a win, where the position is a draw in the tables: a 2v2 draw.
+    let board = Board::standard();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let full = Tables::build(&board, Rules::default(), 4);
+    let mut seed = 7;
+    let solution = loop {
+        let position = random_position(&board, &mut seed, 2, 2);
+        if full.probe(&position).unwrap().value() == Value::Draw {
+            let solution = solve(&setup(&board, Some(&tables)), &position).unwrap();
+            if solution.value.is_some() {
+                break solution;
+            }
+        }
+    };
+    assert_eq!(solution.value, Some(Value::Draw));
+    let mut as_win = solution.certificate.unwrap();
+    assert!(check(&as_win, Some(&tables)).is_ok());
+    as_win.claims[0].goal = Goal::Win;
+    as_win.claims.truncate(1);
+    assert!(check(&as_win, Some(&tables)).is_err());
+}
+
+#[test]
+fn parsed_positions_solve_too() {
+    // A 5x5 position with 3 stones each side: the search over 4-stone tables agrees with a
+    // search that has no tables at all.
+    let (board, position) = parse_position("B3B/1W3/2B2/3W1/W4 w").unwrap();
+    let tables = Tables::build(&board, Rules::default(), 4);
+    let with = solved_and_checked(&board, Some(&tables), &position);
+    let without = solved_and_checked(&board, None, &position);
+    assert_eq!(with, without);
+}
