@@ -8,6 +8,16 @@ use std::hint::black_box;
 
 /// Random positions of the 4-stone materials, from a fixed seed.
 fn random_positions(board: &Board, count: usize) -> Vec<Position> {
+    let materials = [
+        Material::new(1, 3),
+        Material::new(2, 2),
+        Material::new(3, 1),
+    ];
+    random_positions_of(board, &materials, count)
+}
+
+/// Random positions of `materials` in turn, from a fixed seed.
+fn random_positions_of(board: &Board, materials: &[Material], count: usize) -> Vec<Position> {
     let mut seed = 0x2007_u64;
     let mut next = move || {
         seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -15,14 +25,9 @@ fn random_positions(board: &Board, count: usize) -> Vec<Position> {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^ (z >> 31)
     };
-    let materials = [
-        Material::new(1, 3),
-        Material::new(2, 2),
-        Material::new(3, 1),
-    ];
     (0..count)
         .map(|i| {
-            let index = MaterialIndex::new(board, materials[i % 3]);
+            let index = MaterialIndex::new(board, materials[i % materials.len()]);
             let (mover, waiting) = index.position(next() % index.size());
             Position {
                 mover,
@@ -48,6 +53,40 @@ fn probing(c: &mut Criterion) {
                 .sum::<u64>()
         })
     });
+    // The 7-stone files do not fit in cache: set FANORONA_TABLES to a directory holding the
+    // 5x9 tables up to 7 stones (`fanorona tables build --stones 7`) to measure those probes.
+    if let Some(directory) = std::env::var_os("FANORONA_TABLES") {
+        let mut tables = Tables::open(&board, Rules::default(), 7, directory.as_ref())
+            .expect("FANORONA_TABLES holds the 5x9 tables up to 7 stones");
+        let materials: Vec<Material> = (1..7).map(|a| Material::new(a, 7 - a)).collect();
+        let positions = random_positions_of(&board, &materials, 1 << 20);
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        let mut probe_all = |name: &str, tables: &Tables| {
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    positions
+                        .iter()
+                        .map(|p| tables.probe(black_box(p)).unwrap().0 as u64)
+                        .sum::<u64>()
+                })
+            });
+        };
+        probe_all("probe/5x9-7-stones-random-mapped-files", &tables);
+        tables.load_into_memory().expect("room for the tables");
+        probe_all("probe/5x9-7-stones-random-in-memory", &tables);
+        // As the search probes: the children of a position together, 32 at a time.
+        group.bench_function("probe/5x9-7-stones-random-in-memory-32-at-a-time", |b| {
+            let mut out = Vec::new();
+            b.iter(|| {
+                let mut sum = 0u64;
+                for chunk in positions.chunks(32) {
+                    tables.probe_many(black_box(chunk), &mut out).unwrap();
+                    sum += out.iter().map(|e| e.0 as u64).sum::<u64>();
+                }
+                sum
+            })
+        });
+    }
     group.finish();
 }
 

@@ -211,6 +211,23 @@ impl TableFile {
         Ok(TableFile { map, entries })
     }
 
+    /// The same table copied into anonymous memory backed by huge pages where the system
+    /// allows (Linux transparent huge pages on `madvise`): random probes then miss the TLB far
+    /// less than on the file's 4 KiB pages.
+    pub fn into_resident(self) -> io::Result<TableFile> {
+        let mut copy = memmap2::MmapMut::map_anon(self.map.len())?;
+        #[cfg(target_os = "linux")]
+        {
+            // Only advice: without huge pages the copy still works.
+            let _ = copy.advise(memmap2::Advice::HugePage);
+        }
+        copy.copy_from_slice(&self.map);
+        Ok(TableFile {
+            map: copy.make_read_only()?,
+            entries: self.entries,
+        })
+    }
+
     #[inline]
     pub fn get(&self, index: u64) -> Entry {
         assert!(index < self.entries, "index {index} out of range");

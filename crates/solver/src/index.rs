@@ -246,12 +246,27 @@ impl MaterialIndex {
     /// The index of a position of this material (any of its symmetric images gives the same).
     #[inline]
     pub fn index(&self, mover: Bitboard, waiting: Bitboard) -> u64 {
+        let (mover_rank, waiting_rank) = self.canonical_ranks(mover, waiting);
+        self.index_of_ranks(mover_rank, waiting_rank)
+    }
+
+    /// The first half of [`MaterialIndex::index`], all arithmetic: the colex ranks of the
+    /// canonical form's mover set (among all sets) and waiting set (among the free points).
+    #[inline]
+    pub fn canonical_ranks(&self, mover: Bitboard, waiting: Bitboard) -> (u64, u64) {
         debug_assert_eq!(Material::of(mover, waiting), self.material);
         let (mover, waiting) = self.symmetries.canonical(mover, waiting);
-        let class = self.classes.class_by_rank[colex_rank(mover.0) as usize];
-        debug_assert_ne!(class, u32::MAX, "canonical sets have a class");
         let free = self.all_points() & !mover;
-        class as u64 * self.waiting_sets + colex_rank(waiting.extract(free))
+        (colex_rank(mover.0), colex_rank(waiting.extract(free)))
+    }
+
+    /// The second half of [`MaterialIndex::index`]: one lookup of the mover class. Doing the
+    /// halves for many positions in turn lets their memory accesses overlap.
+    #[inline]
+    pub fn index_of_ranks(&self, mover_rank: u64, waiting_rank: u64) -> u64 {
+        let class = self.classes.class_by_rank[mover_rank as usize];
+        debug_assert_ne!(class, u32::MAX, "canonical sets have a class");
+        class as u64 * self.waiting_sets + waiting_rank
     }
 
     /// The position in slot `index`: (mover, waiting). For a redundant slot, a position that is

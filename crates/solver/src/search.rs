@@ -30,7 +30,41 @@ use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
+/// third of the search's time; keys here are not chosen by an adversary).
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
+
+/// Folds the words of a key with a multiply and finishes with the SplitMix64 finaliser.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(byte as u64);
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write_u64(byte as u64);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+}
 
 /// A proof or disproof number: `INFINITE` means resolved.
 pub type Number = u32;
@@ -216,18 +250,18 @@ pub struct Search<'a> {
     attacker: Color,
     table: TranspositionTable,
     /// Positions on the current path, with their depth.
-    path: HashMap<Position, u32>,
+    path: FastMap<Position, u32>,
     /// Rolling hashes of the current path: entry d covers the positions at depths 0..=d.
     path_prefix: Vec<u64>,
     /// Powers of the rolling hash's base.
     powers: Vec<u64>,
     /// Disproofs that rely on the path: per position, (length, hash) of the stretch of path
     /// above it that they relied on.
-    path_dependent: HashMap<Position, Vec<(u32, u64)>>,
+    path_dependent: FastMap<Position, Vec<(u32, u64)>>,
     path_dependent_count: usize,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
     /// re-searches while a hold's certificate is read off.
-    covered: HashSet<Position>,
+    covered: FastSet<Position>,
     /// The child that settled the root of the last search, where one child does (a proof at
     /// an OR root, a disproof at an AND root).
     root_choice: Option<Position>,
@@ -267,12 +301,12 @@ impl<'a> Search<'a> {
             tables,
             attacker,
             table: TranspositionTable::new(limits.memory),
-            path: HashMap::new(),
+            path: FastMap::default(),
             path_prefix: Vec::new(),
             powers: vec![1],
-            path_dependent: HashMap::new(),
+            path_dependent: FastMap::default(),
             path_dependent_count: 0,
-            covered: HashSet::new(),
+            covered: FastSet::default(),
             root_choice: None,
             root_depth: 0,
             nodes: 0,
@@ -309,8 +343,8 @@ impl<'a> Search<'a> {
     /// Treat `covered` as failures for the attacker, relying on the root of the path (so no
     /// result that uses them is stored as path-independent). The path-dependent cache is
     /// emptied, since what it holds was found without them.
-    pub fn set_covered(&mut self, covered: HashSet<Position>) {
-        self.covered = covered;
+    pub fn set_covered(&mut self, covered: impl IntoIterator<Item = Position>) {
+        self.covered = covered.into_iter().collect();
         self.path_dependent.clear();
         self.path_dependent_count = 0;
     }
@@ -389,12 +423,7 @@ impl<'a> Search<'a> {
         let value = self
             .table_value(position)
             .or_else(|| self.rules.outcome(self.board, position))?;
-        let attacker_wins = (value == Value::Win) == (position.side == self.attacker);
-        Some(if attacker_wins && value != Value::Draw {
-            Numbers::PROVEN
-        } else {
-            Numbers::DISPROVEN
-        })
+        Some(self.numbers_of_value(position, value))
     }
 
     fn table_value(&self, position: &Position) -> Option<Value> {
@@ -438,6 +467,51 @@ impl<'a> Search<'a> {
             .filter(|&&(length, _)| length as usize <= depth && length > 0)
             .find(|&&(length, hash)| self.stretch_hash(depth - length as usize) == hash)
             .map(|&(length, _)| (depth - length as usize) as u32)
+    }
+
+    /// The children of a node with their numbers before expansion. Those within the endgame
+    /// tables are probed together (see [`Tables::probe_many`]).
+    fn look_at_children(&self, next: &[Position]) -> Vec<Child> {
+        let mut in_tables = Vec::new();
+        if let Some(tables) = self.tables {
+            in_tables.extend(next.iter().filter(|child| {
+                (child.mover.count() + child.waiting.count()) as usize <= tables.max_stones()
+            }));
+        }
+        let mut entries = Vec::new();
+        let probed = match self.tables {
+            Some(tables) if !in_tables.is_empty() => {
+                tables.probe_many(&in_tables, &mut entries).is_ok()
+            }
+            _ => false,
+        };
+        let mut from_tables = in_tables.iter().zip(&entries).peekable();
+        next.iter()
+            .map(|&child| {
+                let numbers = match from_tables.peek() {
+                    Some((&position, entry)) if probed && position == child => {
+                        let numbers = self.numbers_of_value(&child, entry.value());
+                        from_tables.next();
+                        numbers
+                    }
+                    _ => self.first_look(&child),
+                };
+                Child {
+                    position: child,
+                    numbers,
+                }
+            })
+            .collect()
+    }
+
+    /// The numbers of a leaf whose value for its side to move is `value`.
+    fn numbers_of_value(&self, position: &Position, value: Value) -> Numbers {
+        let attacker_wins = (value == Value::Win) == (position.side == self.attacker);
+        if attacker_wins && value != Value::Draw {
+            Numbers::PROVEN
+        } else {
+            Numbers::DISPROVEN
+        }
     }
 
     /// The numbers of a child before it is expanded.
@@ -498,13 +572,7 @@ impl<'a> Search<'a> {
         self.path.insert(*position, depth);
         let mut next = Vec::new();
         children(self.board, position, &mut next);
-        let mut kids: Vec<Child> = next
-            .iter()
-            .map(|&child| Child {
-                position: child,
-                numbers: self.first_look(&child),
-            })
-            .collect();
+        let mut kids = self.look_at_children(&next);
         let result = loop {
             let numbers = combine(or_node, &kids);
             if numbers.proof >= proof_limit

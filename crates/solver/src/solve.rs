@@ -261,8 +261,7 @@ impl Extraction<'_, '_> {
         // that settles it. For a hold, every position already in the strategy is as good as a
         // repetition: the strategy will cover it, and loops are draws.
         if !self.proof {
-            let covered = self.strategy.keys().copied().collect();
-            self.search.set_covered(covered);
+            self.search.set_covered(self.strategy.keys().copied());
         }
         let found = if self.search.solve_below(position, &self.path) == wanted {
             self.search.root_choice()
