@@ -243,3 +243,43 @@ fn solve_uses_the_tables_in_its_directory() {
     assert_eq!(solved["value"], "win");
     assert_eq!(solved["table_stones"], 4);
 }
+
+#[test]
+fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
+    let dir = scratch("solve-state");
+    let state = dir.join("state");
+    let common = [
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        dir.to_str().unwrap(),
+        "--memory",
+        "16",
+        "--state",
+        state.to_str().unwrap(),
+        "--json",
+    ];
+    let first = fanorona(&[&common[..], &["--max-nodes", "200"]].concat());
+    assert_eq!(first.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains("run again with the same --state"),
+        "{stderr}"
+    );
+    let stopped: Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(stopped["value"], "unknown");
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        2,
+        "one file per search"
+    );
+    let second = json(&[&common[..], &["--max-nodes", "100000"]].concat());
+    assert_eq!(second["value"], "win");
+    assert!(second["nodes"].as_u64() > stopped["nodes"].as_u64());
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        0,
+        "finished searches are removed"
+    );
+}

@@ -24,6 +24,7 @@ fn main() {
             certificate: std::env::args().nth(2).is_none(),
             stop: None,
             progress: &NoProgress,
+            state: None,
         };
         let clock = Instant::now();
         let solution = solve(&setup, &position);

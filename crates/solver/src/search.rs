@@ -30,7 +30,10 @@ use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
 use std::collections::{HashMap, HashSet};
+use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
@@ -69,6 +72,17 @@ impl Hasher for WordHasher {
 /// A proof or disproof number: `INFINITE` means resolved.
 pub type Number = u32;
 pub const INFINITE: Number = Number::MAX;
+
+/// The attacker's colour as one byte in a saved search.
+fn side_code(side: Color) -> u8 {
+    match side {
+        Color::White => 1,
+        Color::Black => 2,
+    }
+}
+
+/// The first bytes of a saved search.
+const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
 
 /// No path position relied upon.
 const NO_DEPTH: u32 = u32::MAX;
@@ -347,6 +361,72 @@ impl<'a> Search<'a> {
         self.covered = covered.into_iter().collect();
         self.path_dependent.clear();
         self.path_dependent_count = 0;
+    }
+
+    /// Write what the transposition table knows to `path`, so that a later search can go on
+    /// from it ([`Search::resume`]). Path-dependent results are not kept (they are a cache).
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let temporary = path.with_extension("tmp");
+        let mut out = BufWriter::new(File::create(&temporary)?);
+        out.write_all(STATE_MAGIC)?;
+        out.write_all(&[side_code(self.attacker)])?;
+        out.write_all(&self.nodes.to_le_bytes())?;
+        out.write_all(&(self.table.slots.len() as u64).to_le_bytes())?;
+        for slot in &self.table.slots {
+            for word in slot {
+                out.write_all(&word.to_le_bytes())?;
+            }
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&temporary, path)
+    }
+
+    /// Go on from a table written by [`Search::save`] for the same attacker (its size replaces
+    /// this search's); the nodes spent before count toward the limit.
+    pub fn resume(&mut self, path: &Path) -> io::Result<()> {
+        let bad = |why: &str| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {why}", path.display()),
+            )
+        };
+        let mut input = BufReader::new(File::open(path)?);
+        let mut magic = [0u8; 8];
+        input.read_exact(&mut magic)?;
+        if &magic != STATE_MAGIC {
+            return Err(bad("not a saved search"));
+        }
+        let mut side = [0u8; 1];
+        input.read_exact(&mut side)?;
+        if side[0] != side_code(self.attacker) {
+            return Err(bad("saved for the other side"));
+        }
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let nodes = u64::from_le_bytes(word);
+        input.read_exact(&mut word)?;
+        let count = u64::from_le_bytes(word) as usize;
+        if count < 2 || !count.is_power_of_two() {
+            return Err(bad("a table size that is not a power of two"));
+        }
+        let mut slots = vec![[0u64; 4]; count];
+        for slot in &mut slots {
+            for value in slot.iter_mut() {
+                input.read_exact(&mut word)?;
+                *value = u64::from_le_bytes(word);
+            }
+        }
+        if input.read(&mut word)? != 0 {
+            return Err(bad("longer than its table"));
+        }
+        self.table = TranspositionTable {
+            mask: count / 2 - 1,
+            slots,
+        };
+        self.node_limit = self.node_limit.saturating_add(nodes);
+        self.nodes = nodes;
+        self.reported = nodes;
+        Ok(())
     }
 
     /// Allow `more` nodes beyond those already spent, to continue a search that gave up.

@@ -15,6 +15,7 @@ use fanorona_engine::movegen::children;
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 use std::collections::HashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// Search stacks grow with the length of the lines searched; give them room.
@@ -55,19 +56,36 @@ pub struct SolveSetup<'a> {
     pub certificate: bool,
     pub stop: Option<&'a AtomicBool>,
     pub progress: &'a dyn Progress,
+    /// Where to keep each search's table between runs: a search that does not finish is saved
+    /// there, and the next run with the same directory goes on from it.
+    pub state: Option<&'a Path>,
 }
 
 /// Solve `root`: its value for the side to move, and a certificate if asked for.
 pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractError> {
     let mover = root.side;
-    let (mut for_mover, mut for_waiting) = std::thread::scope(|scope| {
+    let (for_mover, for_waiting) = std::thread::scope(|scope| {
         let search_for = |attacker: Color| {
             let spawn = std::thread::Builder::new().stack_size(SEARCH_STACK);
             spawn
                 .spawn_scoped(scope, move || {
                     let mut search = new_search(setup, attacker);
+                    let saved = setup.state.map(|dir| state_file(dir, root, attacker));
+                    if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
+                        search
+                            .resume(file)
+                            .map_err(|e| ExtractError(e.to_string()))?;
+                        setup.progress.advance(search.nodes());
+                    }
                     let outcome = search.solve(root);
-                    (search, outcome)
+                    if let Some(file) = &saved {
+                        if outcome == Outcome::Unknown {
+                            search.save(file).map_err(|e| ExtractError(e.to_string()))?;
+                        } else if file.exists() {
+                            std::fs::remove_file(file).map_err(|e| ExtractError(e.to_string()))?;
+                        }
+                    }
+                    Ok::<_, ExtractError>((search, outcome))
                 })
                 .expect("a search thread")
         };
@@ -78,6 +96,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
             b.join().expect("search thread panicked"),
         )
     });
+    let (mut for_mover, mut for_waiting) = (for_mover?, for_waiting?);
     let (mover_wins, waiting_wins) = (for_mover.1, for_waiting.1);
     let nodes = |a: &Search, b: &Search| a.nodes() + b.nodes();
     let value = match (mover_wins, waiting_wins) {
@@ -124,6 +143,15 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
         nodes: nodes(&for_mover.0, &for_waiting.0),
         certificate,
     })
+}
+
+/// The file that keeps the search of `attacker` from `root` between runs.
+fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
+    let side = match attacker {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
 }
 
 fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {

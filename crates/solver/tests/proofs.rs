@@ -21,6 +21,7 @@ fn setup<'a>(board: &'a Board, tables: Option<&'a Tables>) -> SolveSetup<'a> {
         certificate: true,
         stop: None,
         progress: &NoProgress,
+        state: None,
     }
 }
 

@@ -9,6 +9,10 @@ use fanorona_engine::format_position;
 use fanorona_solver::{check, solve, Limits, Outcome, SolveSetup, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C.
+static STOP: AtomicBool = AtomicBool::new(false);
 use std::time::Instant;
 
 /// The game value of a position for the side to move: two searches ("can the side to move
@@ -31,6 +35,10 @@ pub struct SolveArgs {
     /// Transposition table size per search, in MiB.
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
+    /// Keep the searches here between runs: a search stopped by Ctrl-C or by --max-nodes is
+    /// saved, and a later run with the same directory and position goes on from it.
+    #[arg(long, value_name = "DIR")]
+    state: Option<PathBuf>,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -62,6 +70,12 @@ fn outcome_name(outcome: Outcome) -> &'static str {
 impl SolveArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
+        if let Some(directory) = &self.state {
+            std::fs::create_dir_all(directory)
+                .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
+        }
+        // Ctrl-C stops the searches cleanly (and saves them with --state).
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
         let rules = self.tables.rules();
         let mut tables = Tables::open_available(&board, rules, self.stones, &self.tables.tables)?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
@@ -78,8 +92,9 @@ impl SolveArgs {
                 memory: self.memory << 20,
             },
             certificate: self.certificate.is_some(),
-            stop: None,
+            stop: Some(&STOP),
             progress: &bar,
+            state: self.state.as_deref(),
         };
         let solution = solve(&setup, &position);
         bar.finish();
@@ -116,10 +131,19 @@ impl SolveArgs {
             print_human(&report);
         }
         if solution.value.is_none() {
-            return Err(CliError::Failure(format!(
-                "not solved within {} nodes per search; raise --max-nodes",
-                self.max_nodes
-            )));
+            let why = if STOP.load(Ordering::Relaxed) {
+                "interrupted".to_string()
+            } else {
+                format!("not solved within {} nodes per search", self.max_nodes)
+            };
+            let next = match &self.state {
+                Some(dir) => format!(
+                    "searches saved in {}: run again with the same --state to go on",
+                    dir.display()
+                ),
+                None => "raise --max-nodes, or use --state DIR to go on later".into(),
+            };
+            return Err(CliError::Failure(format!("{why}; {next}")));
         }
         Ok(())
     }
