@@ -6,7 +6,8 @@
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
-# checker. Prints a Markdown table: our value, the published value, time, nodes, check.
+# checker. Prints a Markdown table: our value, the published value, the time to build the tables
+# (0 when they were already there), the search time, nodes, and the certificate check.
 # Environment: TABLES (default tables/), PROOFS (default proofs/), MAX_NODES (per search),
 # MEMORY (MiB of transposition table per search).
 set -euo pipefail
@@ -26,43 +27,50 @@ field() { # field NAME JSON: the value of a top-level field of a one-line JSON d
     sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
 }
 
-echo "| game | start | our value | published | tables | time (s) | nodes | certificate |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| board | start | our value | published | tables (stones) | tables built in (s) | search (s) | nodes | certificate |"
+echo "|---|---|---|---|---|---|---|---|---|"
 
-game() { # game BOARD START-ARGS PUBLISHED TABLE-STONES NAME
-    local board=$1 start=$2 published=$3 stones=$4 name=$5
+game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
+    local board=$1 published=$2 stones=$3 name=$4 position=${5:-}
+    local where=(--board "$board")
+    [ -n "$position" ] && where=(--position "$position")
+    local built=0
     if [ "$stones" -gt 0 ]; then
-        "$bin" tables build --board "$board" --stones "$stones" --tables "$tables" --json >/dev/null
+        built=$(field seconds "$("$bin" tables build --board "$board" --stones "$stones" \
+            --tables "$tables" --json 2>/dev/null)")
     fi
     local certificate="$proofs/$name.proof"
+    rm -f "$certificate"
     local report
-    report=$("$bin" solve $start --tables "$tables" --stones "$stones" --certificate "$certificate" \
-        --max-nodes "$max_nodes" --memory "$memory" --json 2>/dev/null) || true
+    report=$("$bin" solve "${where[@]}" --tables "$tables" --stones "$stones" \
+        --certificate "$certificate" --max-nodes "$max_nodes" --memory "$memory" --json \
+        2>/dev/null) || true
     local value nodes seconds check
     value=$(field value "$report")
     nodes=$(field nodes "$report")
     seconds=$(field seconds "$report")
-    if [ -f "$certificate" ] && "$bin" check-proof "$certificate" --tables "$tables" --json >/dev/null 2>&1; then
+    if [ -f "$certificate" ] &&
+        "$bin" check-proof "$certificate" --tables "$tables" --json >/dev/null 2>&1; then
         check="checked"
     else
         check="none"
     fi
-    printf "| %s | %s | %s | %s | %s | %.1f | %s | %s |\n" \
-        "$board" "$name" "$value" "$published" "$stones" "$seconds" "$nodes" "$check"
+    printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %s | %s |\n" \
+        "$board" "$name" "$value" "$published" "$stones" "$built" "$seconds" "$nodes" "$check"
 }
 
-game 3x3 "--board 3x3" win 0 3x3
-game 3x5 "--board 3x5" win 0 3x5
-game 5x3 "--board 5x3" win 0 5x3
-game 3x7 "--board 3x7" win 6 3x7
-game 7x3 "--board 7x3" win 6 7x3
-game 5x5 "--board 5x5" draw 8 5x5
-game 5x5 "--position BBBBB/BBBBB/BW1WB/WWWWW/WWWWW_w" win 8 5x5-palindromic
-game 3x9 "--board 3x9" "(compute)" 6 3x9
-game 9x3 "--board 9x3" "(compute)" 6 9x3
-game 5x7 "--board 5x7" "(compute)" 7 5x7
-game 7x5 "--board 7x5" "(compute)" 7 7x5
+game 3x3 win 0 3x3
+game 3x5 win 0 3x5
+game 5x3 win 0 5x3
+game 3x7 win 6 3x7
+game 7x3 win 6 7x3
+game 5x5 draw 8 5x5
+game 5x5 win 8 5x5-palindromic "BBBBB/BBBBB/BW1WB/WWWWW/WWWWW w"
+game 3x9 "(not given)" 6 3x9
+game 9x3 "(not given)" 6 9x3
+game 5x7 "(not given)" 7 5x7
+game 7x5 "(not given)" 7 7x5
 
 if [ "$mode" = full ]; then
-    game 5x9 "--board 5x9" draw 7 5x9
+    game 5x9 draw 7 5x9
 fi
