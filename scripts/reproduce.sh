@@ -73,4 +73,10 @@ game 7x5 "(not given)" 7 7x5
 
 if [ "$mode" = full ]; then
     game 5x9 draw 7 5x9
+    # The value of each of White's five first moves (positions with Black to move).
+    game 5x9 "(not given)" 7 5x9-d2-e3A "BBBBBB1BB/BBBBB1BBB/BWBWWBWBW/WWW1WWWWW/WWWWWWWWW b"
+    game 5x9 "(not given)" 7 5x9-e2-e3A "BBBB1BBBB/BBBB1BBBB/BWBWWBWBW/WWWW1WWWW/WWWWWWWWW b"
+    game 5x9 "(not given)" 7 5x9-f2-e3A "BB1BBBBBB/BBB1BBBBB/BWBWWBWBW/WWWWW1WWW/WWWWWWWWW b"
+    game 5x9 "(not given)" 7 5x9-d3-e3A "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b"
+    game 5x9 "(not given)" 7 5x9-d3-e3W "BBBBBBBBB/BBBBBBBBB/BW2WBWBW/WWWWWWWWW/WWWWWWWWW b"
 fi
