@@ -1,10 +1,20 @@
-//! Progress bars for long jobs: the solver's `Progress` drawn with indicatif on stderr (hidden
-//! when stderr is not a terminal).
+//! Progress for long jobs: the solver's `Progress` drawn with indicatif on stderr. When stderr
+//! is not a terminal (a job under `nohup`, output to a log), a plain line every 30 seconds
+//! instead, so that a log shows how far the job got.
 
 use fanorona_solver::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-pub struct Bar(ProgressBar);
+pub struct Bar {
+    bar: ProgressBar,
+    /// For plain lines: when the last was written.
+    plain: Option<Mutex<Instant>>,
+}
+
+const PLAIN_EVERY: Duration = Duration::from_secs(30);
 
 impl Bar {
     pub fn new() -> Bar {
@@ -15,7 +25,8 @@ impl Bar {
             )
             .expect("the template is valid"),
         );
-        Bar(bar)
+        let plain = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
+        Bar { bar, plain }
     }
 
     /// Start a phase (for callers that drive the bar themselves).
@@ -24,23 +35,47 @@ impl Bar {
     }
 
     pub fn finish(&self) {
-        self.0.finish_and_clear();
+        self.bar.finish_and_clear();
+    }
+
+    fn plain_line(&self) {
+        let Some(last) = &self.plain else { return };
+        let mut last = last.lock().expect("progress lock");
+        if last.elapsed() < PLAIN_EVERY {
+            return;
+        }
+        *last = Instant::now();
+        let elapsed = self.bar.elapsed().as_secs_f64().max(1e-9);
+        let done = self.bar.position();
+        eprintln!(
+            "{}: {} of {} ({:.0}/s, {:.0} s)",
+            self.bar.message(),
+            done,
+            self.bar.length().unwrap_or(0),
+            done as f64 / elapsed,
+            elapsed
+        );
     }
 }
 
 impl Progress for Bar {
     fn phase(&self, name: &str, total: u64) {
-        self.0.set_message(name.to_string());
-        self.0.set_length(total);
-        self.0.set_position(0);
-        self.0.reset_eta();
+        self.bar.set_message(name.to_string());
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
+        self.bar.reset_elapsed();
     }
 
     fn advance(&self, units: u64) {
-        self.0.inc(units);
+        self.bar.inc(units);
+        self.plain_line();
     }
 
     fn note(&self, message: &str) {
-        self.0.println(message);
+        self.bar.println(message);
+        if self.plain.is_some() {
+            eprintln!("{message}");
+        }
     }
 }
