@@ -128,18 +128,23 @@ impl Certificate {
     pub fn read(path: &Path) -> Result<Certificate, CertificateError> {
         let bytes =
             std::fs::read(path).map_err(|e| CertificateError::Io(path.display().to_string(), e))?;
-        Certificate::from_bytes(&bytes)
+        Certificate::from_bytes(&bytes).map_err(|error| match error {
+            CertificateError::Format(why) => {
+                CertificateError::Format(format!("{}: {why}", path.display()))
+            }
+            other => other,
+        })
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(CertificateError::Format(
-                "not a certificate (no FANOPRF magic)".into(),
+                "no FANOPRF magic at its start".into(),
             ));
         }
         let (certificate, used): (Certificate, usize) =
             bincode::decode_from_slice(bytes, bincode::config::standard())
-                .map_err(|e| CertificateError::Format(format!("cannot be decoded: {e}")))?;
+                .map_err(|e| CertificateError::Format(format!("cannot be decoded ({e})")))?;
         if certificate.version != VERSION {
             return Err(CertificateError::Format(format!(
                 "format version {} (this program reads {VERSION})",
@@ -167,7 +172,7 @@ impl fmt::Display for CertificateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CertificateError::Io(path, error) => write!(f, "{path}: {error}"),
-            CertificateError::Format(why) => write!(f, "certificate {why}"),
+            CertificateError::Format(why) => write!(f, "not a valid certificate: {why}"),
         }
     }
 }
