@@ -214,7 +214,7 @@ impl TableFile {
     /// The same table copied into anonymous memory backed by huge pages where the system
     /// allows (Linux transparent huge pages on `madvise`): random probes then miss the TLB far
     /// less than on the file's 4 KiB pages.
-    pub fn into_resident(self) -> io::Result<TableFile> {
+    pub fn resident_copy(&self) -> io::Result<TableFile> {
         let mut copy = memmap2::MmapMut::map_anon(self.map.len())?;
         #[cfg(target_os = "linux")]
         {

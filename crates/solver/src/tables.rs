@@ -251,16 +251,18 @@ impl Tables {
     }
 
     /// Copy every table file into memory (huge pages where available), for faster random
-    /// probes in long jobs; the files were checked when opened.
+    /// probes in long jobs; the files were checked when opened. If memory runs out, the tables
+    /// not yet copied stay mapped, and the error says so.
     pub fn load_into_memory(&mut self) -> Result<(), TableError> {
         for (material, (_, entries)) in self.tables.iter_mut() {
-            let placeholder = Entries::Memory(Vec::new());
-            if let Entries::File(file) = std::mem::replace(entries, placeholder) {
-                let id = TableId::new(&self.board, &self.rules, *material);
-                *entries = Entries::File(file.into_resident().map_err(|error| TableError::Io {
-                    path: id.file_name().into(),
+            if let Entries::File(file) = entries {
+                let copy = file.resident_copy().map_err(|error| TableError::Io {
+                    path: TableId::new(&self.board, &self.rules, *material)
+                        .file_name()
+                        .into(),
                     error,
-                })?);
+                })?;
+                *entries = Entries::File(copy);
             }
         }
         Ok(())

@@ -79,7 +79,9 @@ impl SolveArgs {
         let rules = self.tables.rules();
         let mut tables = Tables::open_available(&board, rules, self.stones, &self.tables.tables)?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
-        tables.load_into_memory()?;
+        if let Err(error) = tables.load_into_memory() {
+            eprintln!("note: probing the mapped files ({error})");
+        }
         let clock = Instant::now();
         let bar = Bar::new();
         bar.phase_of("searching (both sides)", 2 * self.max_nodes);
