@@ -3,34 +3,14 @@
 //! the tables of up to 4 stones.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fanorona_engine::{Bitboard, Board, Color, Position, Rules};
+use fanorona_engine::{Board, Position, Rules};
 use fanorona_solver::{Limits, NoProgress, Search, Tables};
 
 /// Random positions of 3 against 2 stones, from a fixed seed.
 fn positions(board: &Board, count: usize) -> Vec<Position> {
     let mut seed = 0x5eed_u64;
-    let mut point = move || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) as usize % board.points()
-    };
-    let mut take = |count: u32, taken: u64| {
-        let mut set = 0u64;
-        while set.count_ones() < count {
-            let p = point();
-            if (taken | set) >> p & 1 == 0 {
-                set |= 1 << p;
-            }
-        }
-        set
-    };
     (0..count)
-        .map(|_| {
-            let white = take(3, 0);
-            let black = take(2, white);
-            Position::from_colors(Bitboard(white), Bitboard(black), Color::White)
-        })
+        .map(|_| Position::random_placement(board, 3, 2, &mut seed))
         .collect()
 }
 

@@ -50,6 +50,31 @@ pub struct Position {
 }
 
 impl Position {
+    /// A reproducible pseudo-random placement of `white` and `black` stones, White to move, for
+    /// tests, benchmarks and examples: the same `seed` gives the same positions on every machine
+    /// (a 64-bit linear congruential generator, advanced in place).
+    pub fn random_placement(board: &Board, white: u32, black: u32, seed: &mut u64) -> Position {
+        let mut point = || {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (*seed >> 33) as usize % board.points()
+        };
+        let mut take = |count: u32, taken: u64| {
+            let mut set = 0u64;
+            while set.count_ones() < count {
+                let p = point();
+                if (taken | set) >> p & 1 == 0 {
+                    set |= 1 << p;
+                }
+            }
+            set
+        };
+        let white = take(white, 0);
+        let black = take(black, white);
+        Position::from_colors(Bitboard(white), Bitboard(black), Color::White)
+    }
+
     /// A position from the stones of each colour.
     pub fn from_colors(white: Bitboard, black: Bitboard, side: Color) -> Position {
         match side {

@@ -1,7 +1,7 @@
 //! How many nodes proof-number search needs on random 5x9 positions of four stones, searched
 //! over the tables of up to three: `cargo run --release -p fanorona-solver --example search_draws`.
 
-use fanorona_engine::{format_position, Bitboard, Board, Color, Position, Rules};
+use fanorona_engine::{format_position, Board, Position, Rules};
 use fanorona_solver::{solve, Limits, NoProgress, SolveSetup, Tables};
 use std::time::Instant;
 
@@ -12,7 +12,7 @@ fn main() {
     let count: usize = std::env::args().nth(1).map_or(20, |a| a.parse().unwrap());
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..count {
-        let position = random_position(&board, &mut seed);
+        let position = Position::random_placement(&board, 2, 2, &mut seed);
         let setup = SolveSetup {
             board: &board,
             rules: Rules::default(),
@@ -48,26 +48,4 @@ fn main() {
             ),
         }
     }
-}
-
-fn random_position(board: &Board, seed: &mut u64) -> Position {
-    let mut next = || {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize % board.points()
-    };
-    let mut take = |count: u32, taken: u64| {
-        let mut set = 0u64;
-        while set.count_ones() < count {
-            let p = next();
-            if (taken | set) >> p & 1 == 0 {
-                set |= 1 << p;
-            }
-        }
-        set
-    };
-    let white = take(2, 0);
-    let black = take(2, white);
-    Position::from_colors(Bitboard(white), Bitboard(black), Color::White)
 }

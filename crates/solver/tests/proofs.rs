@@ -78,7 +78,7 @@ fn searches_inside_the_tables_agree_with_them() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut seen = [0; 3];
     for _ in 0..40 {
-        let position = random_position(&board, &mut seed, 2, 2);
+        let position = Position::random_placement(&board, 2, 2, &mut seed);
         // A search may give up (long draws), but what it settles must be right.
         if let Some(value) = settled_and_checked(&board, Some(&small), &position) {
             assert_eq!(
@@ -94,32 +94,6 @@ fn searches_inside_the_tables_agree_with_them() {
         "losses, draws and wins: {seen:?}"
     );
     assert!(seen.iter().sum::<usize>() >= 25, "settled: {seen:?}");
-}
-
-fn random_position(board: &Board, seed: &mut u64, mover: usize, waiting: usize) -> Position {
-    let mut next = || {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize % board.points()
-    };
-    let mut take = |count: usize, taken: u64| {
-        let mut set = 0u64;
-        while set.count_ones() < count as u32 {
-            let p = next();
-            if (taken | set) >> p & 1 == 0 {
-                set |= 1 << p;
-            }
-        }
-        set
-    };
-    let white = take(mover, 0);
-    let black = take(waiting, white);
-    Position::from_colors(
-        fanorona_engine::Bitboard(white),
-        fanorona_engine::Bitboard(black),
-        fanorona_engine::Color::White,
-    )
 }
 
 #[test]
@@ -169,7 +143,7 @@ fn tampered_certificates_are_refuted() {
     let full = Tables::build(&board, Rules::default(), 4);
     let mut seed = 7;
     let solution = loop {
-        let position = random_position(&board, &mut seed, 2, 2);
+        let position = Position::random_placement(&board, 2, 2, &mut seed);
         if full.probe(&position).unwrap().value() == Value::Draw {
             let solution = solve(&setup(&board, Some(&tables)), &position).unwrap();
             if solution.value.is_some() {
