@@ -137,6 +137,9 @@ pub struct Board {
     outer_ring: [(Bitboard, u8); MAX_POINTS],
     /// Per point and direction: the neighbour, or [`NO_POINT`] where no line goes that way.
     neighbour_point: [[Point; 8]; MAX_POINTS],
+    /// Per point and direction: every point further along the line that way (the point itself
+    /// excluded), for finding a run of stones without walking it.
+    ray: [[Bitboard; 8]; MAX_POINTS],
 }
 
 impl Board {
@@ -161,6 +164,7 @@ impl Board {
             ring: [(Bitboard::EMPTY, 0); MAX_POINTS],
             outer_ring: [(Bitboard::EMPTY, 0); MAX_POINTS],
             neighbour_point: [[NO_POINT; 8]; MAX_POINTS],
+            ray: [[Bitboard::EMPTY; 8]; MAX_POINTS],
         };
         board.fill_tables();
         Ok(board)
@@ -183,6 +187,7 @@ impl Board {
                     self.neighbour_point[point as usize][dir.index()] = next;
                     let ring = &mut self.ring[point as usize];
                     *ring = (ring.0.with(next), ring.1 | 1 << dir.index());
+                    self.ray[point as usize][dir.index()] = self.ray_points(next, dir);
                     if let Some(beyond) = self.neighbour(next, dir) {
                         let outer = &mut self.outer_ring[point as usize];
                         *outer = (outer.0.with(beyond), outer.1 | 1 << dir.index());
@@ -195,6 +200,17 @@ impl Board {
             let offset = dx + dy * self.columns as i32;
             self.rotation[dir.index()] = offset.rem_euclid(64) as u32;
         }
+    }
+
+    /// `first` and every point after it on the line in direction `dir`.
+    fn ray_points(&self, first: Point, dir: Direction) -> Bitboard {
+        let mut ray = Bitboard::from_point(first);
+        let mut point = first;
+        while let Some(next) = self.neighbour(point, dir) {
+            ray = ray.with(next);
+            point = next;
+        }
+        ray
     }
 
     pub const fn rows(&self) -> usize {
@@ -276,6 +292,26 @@ impl Board {
     pub fn jumps_in(&self, point: Point, set: Bitboard) -> u8 {
         let (outer_ring, directions) = self.outer_ring[point as usize % MAX_POINTS];
         gather_directions(set, outer_ring, directions)
+    }
+
+    /// The unbroken run of points of `set` that starts next to `point` in direction `dir` and
+    /// goes on that way (empty if the neighbour is not in `set`): the stones a capture takes.
+    ///
+    /// Point numbers grow along the last four directions and shrink along the first four, so
+    /// the run ends at the lowest (or highest) point of the ray outside `set`.
+    #[inline(always)]
+    pub fn run_from(&self, point: Point, dir: Direction, set: Bitboard) -> Bitboard {
+        let ray = self.ray[point as usize % MAX_POINTS][dir.index()].0;
+        let gaps = ray & !set.0;
+        let below_first_gap = (gaps & gaps.wrapping_neg()).wrapping_sub(1);
+        // A board has at most 63 points, so the highest gap is below bit 63 and the shift < 64.
+        let above_last_gap = u64::MAX.wrapping_shl(64 - gaps.leading_zeros());
+        let keep = if dir.index() >= 4 {
+            below_first_gap
+        } else {
+            above_last_gap
+        };
+        Bitboard(ray & keep)
     }
 
     /// Every point of `set` moved one step in direction `dir`; points without such a line drop out.
@@ -405,6 +441,32 @@ mod tests {
         );
         assert!(Board::parse_size("5x").is_err());
         assert_eq!(Board::parse_size("3x5").unwrap().size_name(), "3x5");
+    }
+
+    #[test]
+    fn run_from_agrees_with_walking_the_line() {
+        let mut seed = 7u64;
+        for (rows, columns) in [(3, 3), (5, 9), (7, 9), (3, 21), (21, 3)] {
+            let board = Board::new(rows, columns).unwrap();
+            for _ in 0..200 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let set = Bitboard(seed & board.all().0);
+                for point in 0..board.points() as Point {
+                    for dir in Direction::ALL {
+                        let mut walked = Bitboard::EMPTY;
+                        let mut at = point;
+                        while let Some(next) = board.neighbour(at, dir) {
+                            if (set & Bitboard::from_point(next)).is_empty() {
+                                break;
+                            }
+                            walked = walked.with(next);
+                            at = next;
+                        }
+                        assert_eq!(board.run_from(point, dir, set), walked, "{point} {dir:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -114,13 +114,8 @@ fn capture_step(
 ) -> (Bitboard, Bitboard, Bitboard) {
     let to = board.shift(from, dir);
     let victims = match capture {
-        Capture::Approach => enemy_run(board, board.shift(to, dir), dir, waiting),
-        _ => enemy_run(
-            board,
-            board.shift(from, dir.opposite()),
-            dir.opposite(),
-            waiting,
-        ),
+        Capture::Approach => board.run_from(to.first(), dir, waiting),
+        _ => board.run_from(from.first(), dir.opposite(), waiting),
     };
     (to, mover ^ from ^ to, waiting ^ victims)
 }
@@ -137,6 +132,7 @@ pub fn visit_turns<V: TurnVisitor>(
         board,
         visitor,
         origin: 0,
+        others: Bitboard::EMPTY,
         steps: [FILLER; MAX_STEPS],
         len: 0,
     };
@@ -224,6 +220,8 @@ struct ChainWalker<'a, V> {
     board: &'a Board,
     visitor: &'a mut V,
     origin: Point,
+    /// The mover's stones other than the one making the turn.
+    others: Bitboard,
     steps: [Step; MAX_STEPS],
     len: usize,
 }
@@ -259,22 +257,10 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
             }
         }
         while chain_kinds != 0 {
-            let bit = chain_kinds.trailing_zeros() as usize;
+            let bit = chain_kinds.trailing_zeros();
             chain_kinds &= chain_kinds - 1;
-            let capture = if bit < 8 {
-                Capture::Approach
-            } else {
-                Capture::Withdrawal
-            };
-            for origin in chains[bit].points() {
-                self.start(
-                    origin,
-                    mover,
-                    waiting,
-                    empty,
-                    Direction::ALL[bit & 7],
-                    capture,
-                );
+            for origin in chains[bit as usize].points() {
+                self.start(origin, mover, waiting, empty, bit);
             }
         }
         capturers.any()
@@ -310,8 +296,8 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         }
     }
 
-    /// A chain from `origin` that starts with a capture in direction `dir` (`empty`: the empty
-    /// points before the turn).
+    /// A chain from `origin` that starts with the capturing step `step` (see [`step_of`];
+    /// `empty`: the empty points before the turn).
     #[inline(always)]
     fn start(
         &mut self,
@@ -319,35 +305,41 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         mover: Bitboard,
         waiting: Bitboard,
         empty: Bitboard,
-        dir: Direction,
-        capture: Capture,
+        step: u32,
     ) {
         self.origin = origin;
         let from = Bitboard::from_point(origin);
-        let landing = self.board.neighbour_point(origin, dir);
-        let next = continuation_directions(self.board, landing, empty, waiting, dir);
-        let turns = self.capture(mover, waiting, from, dir, capture, from, next);
+        self.others = mover ^ from;
+        let landing = self.board.neighbour_point(origin, step_of(step).0);
+        let next = continuation_directions(self.board, landing, empty, waiting, step_of(step).0);
+        // `blocked`: the other stones of the mover and the points visited in this turn.
+        let turns = self.capture(waiting, from, step, mover, next);
         if V::COUNT_ONLY {
             self.visitor.count(turns);
         }
     }
 
-    /// Play one capturing step of the stone at `from`, report the turn that stops there, and
-    /// follow the continuations `next` (approach and withdrawal directions from the landing
-    /// point, worked out before the step). Returns the number of turns found (counted in
-    /// registers, for count-only visitors, which are told the total once).
-    #[allow(clippy::too_many_arguments)]
+    /// Play the capturing step `step` of the moving stone at `from`, report the turn that stops
+    /// there, and follow the continuations `next` (approach directions in the low byte,
+    /// withdrawal in the high byte, worked out before the step). `blocked` holds the mover's
+    /// other stones and every point the moving stone has occupied. Returns the number of turns
+    /// found (counted in registers, for count-only visitors, which are told the total once).
     fn capture(
         &mut self,
-        mover: Bitboard,
         waiting: Bitboard,
         from: Bitboard,
-        dir: Direction,
-        capture: Capture,
-        visited: Bitboard,
-        next: (u8, u8),
+        step: u32,
+        blocked: Bitboard,
+        next: u16,
     ) -> u64 {
-        let (to, mover, waiting) = capture_step(self.board, mover, waiting, from, dir, capture);
+        let board = self.board;
+        let (dir, capture) = step_of(step);
+        let to = board.shift(from, dir);
+        let victims = match capture {
+            Capture::Approach => board.run_from(to.first(), dir, waiting),
+            _ => board.run_from(from.first(), dir.opposite(), waiting),
+        };
+        let waiting = waiting ^ victims;
         if !V::COUNT_ONLY {
             // A chain lands on a new point each step, so it has fewer than 64 steps.
             self.steps[self.len & (MAX_STEPS - 1)] = Step {
@@ -355,67 +347,73 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
                 capture,
             };
             self.len += 1;
-            self.visitor
-                .turn(self.origin, &self.steps[..self.len], mover, waiting);
+            self.visitor.turn(
+                self.origin,
+                &self.steps[..self.len],
+                self.others | to,
+                waiting,
+            );
         }
-        let turns = 1 + self.continue_chain(mover, waiting, to, visited | to, next);
+        let turns = 1 + self.continue_chain(waiting, to, blocked | to, next);
         if !V::COUNT_ONLY {
             self.len -= 1;
         }
         turns
     }
 
-    /// The continuations of the stone at `at` in the directions of `next` (approach,
-    /// withdrawal); returns the number of turns they make.
+    /// The continuations of the stone at `at` in the directions of `next`; returns the number
+    /// of turns they make.
     ///
-    /// Both kinds go through one loop over a 16-bit set (approach directions in the low byte,
-    /// withdrawal in the high byte), and for counting, the steps that end the chain are told
-    /// apart without a branch: the branches of this loop are what perft time goes into.
+    /// Both kinds go through one loop over a 16-bit set, and for counting, the steps that end
+    /// the chain are told apart without a call: the branches of this loop are what perft time
+    /// goes into.
     #[inline(always)]
     fn continue_chain(
         &mut self,
-        mover: Bitboard,
         waiting: Bitboard,
         at: Bitboard,
-        visited: Bitboard,
-        next: (u8, u8),
+        blocked: Bitboard,
+        next: u16,
     ) -> u64 {
-        let mut candidates = next.0 as u16 | (next.1 as u16) << 8;
+        let mut candidates = next;
         if candidates == 0 {
             return 0;
         }
         let board = self.board;
-        let free = board.all() & !(mover | waiting | visited);
+        let free = board.all() & !(blocked | waiting);
         let at_point = at.first();
         let mut turns = 0;
         while candidates != 0 {
-            let bit = candidates.trailing_zeros() as usize;
+            let step = candidates.trailing_zeros();
             candidates &= candidates - 1;
-            let dir = Direction::ALL[bit & 7];
-            let capture = if bit < 8 {
-                Capture::Approach
-            } else {
-                Capture::Withdrawal
-            };
+            let dir = step_of(step).0;
             // Where the stone can go from its next landing point does not depend on what
             // this step takes (see `first_captures`), so it is known before playing it.
             let landing = board.neighbour_point(at_point, dir);
             let after = continuation_directions(board, landing, free, waiting, dir);
-            if V::COUNT_ONLY {
-                let ends = (after.0 | after.1 == 0) as u64;
-                turns += ends;
-                if ends == 1 {
-                    continue;
-                }
+            if V::COUNT_ONLY && after == 0 {
+                turns += 1;
+                continue;
             }
-            turns += self.capture(mover, waiting, at, dir, capture, visited, after);
+            turns += self.capture(waiting, at, step, blocked, after);
         }
         turns
     }
 }
 
-/// The directions (as bit sets by [`Direction::index`]) in which the stone on `at` can go on
-/// with an approach and with a withdrawal, computed for all eight directions at once.
+/// A capturing step as a number 0..16: the direction's index, plus 8 for a withdrawal.
+#[inline(always)]
+fn step_of(step: u32) -> (Direction, Capture) {
+    let capture = if step < 8 {
+        Capture::Approach
+    } else {
+        Capture::Withdrawal
+    };
+    (Direction::ALL[step as usize & 7], capture)
+}
+
+/// The capturing steps (as [`step_of`] numbers, one bit each) with which the stone on `at` can
+/// go on: approaches in the low byte, withdrawals in the high byte, all directions at once.
 #[inline(always)]
 fn continuation_directions(
     board: &Board,
@@ -423,12 +421,12 @@ fn continuation_directions(
     free: Bitboard,
     waiting: Bitboard,
     last: Direction,
-) -> (u8, u8) {
+) -> u16 {
     let open = board.neighbours_in(at, free) & !(1u8 << last.index());
     let enemy_beyond = board.jumps_in(at, waiting);
     // An enemy next to `at` in direction d is behind a step in the opposite direction, 7 − d.
     let enemy_behind = REVERSED[board.neighbours_in(at, waiting) as usize];
-    (open & enemy_beyond, open & enemy_behind)
+    (open & enemy_beyond) as u16 | ((open & enemy_behind) as u16) << 8
 }
 
 /// `REVERSED[b]` is the byte `b` with its bits in reverse order: direction `d` to `7 − d`.
@@ -442,18 +440,6 @@ const REVERSED: [u8; 256] = {
     }
     table
 };
-
-/// The unbroken run of `waiting` stones starting at `first` and going on in direction `dir`.
-#[inline(always)]
-fn enemy_run(board: &Board, first: Bitboard, dir: Direction, waiting: Bitboard) -> Bitboard {
-    let mut run = Bitboard::EMPTY;
-    let mut point = first;
-    while (point & waiting).any() {
-        run |= point;
-        point = board.shift(point, dir);
-    }
-    run
-}
 
 /// Collects the turns with their steps and resulting positions.
 struct TurnList<'a> {
@@ -503,8 +489,14 @@ impl TurnVisitor for TurnCounter {
 /// The number of legal turns of `position` (every chain and every stopping point counted).
 #[inline]
 pub fn count_turns(board: &Board, position: &Position) -> u64 {
+    count_turns_of_sides(board, position.mover, position.waiting)
+}
+
+/// [`count_turns`] for the side to move `mover` against `waiting`.
+#[inline]
+pub fn count_turns_of_sides(board: &Board, mover: Bitboard, waiting: Bitboard) -> u64 {
     let mut counter = TurnCounter(0);
-    visit_turns(board, position.mover, position.waiting, &mut counter);
+    visit_turns(board, mover, waiting, &mut counter);
     counter.0
 }
 
