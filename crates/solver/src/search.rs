@@ -84,6 +84,12 @@ fn side_code(side: Color) -> u8 {
 /// The first bytes of a saved search.
 const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
 
+/// What one stone of lead adds to an unsearched position's numbers (see
+/// `Search::initial_numbers`). Measured on the 5x7, 7x5, 9x3 and 5x5 starts: 2 needs 19 to 50%
+/// fewer nodes than no weight; 8 and more, or weights growing exponentially with the lead, make
+/// some searches dive into long drawn lines where the side ahead never wins.
+const LEAD_WEIGHT: i64 = 2;
+
 /// No path position relied upon.
 const NO_DEPTH: u32 = u32::MAX;
 
@@ -136,11 +142,6 @@ impl Numbers {
         proof: INFINITE,
         disproof: 0,
         extra: NO_DEPTH,
-    };
-    const UNKNOWN: Numbers = Numbers {
-        proof: 1,
-        disproof: 1,
-        extra: 0,
     };
 
     fn is_proven(self) -> bool {
@@ -630,7 +631,25 @@ impl<'a> Search<'a> {
                     NO_DEPTH
                 },
             },
-            None => Numbers::UNKNOWN,
+            None => self.initial_numbers(position),
+        }
+    }
+
+    /// The numbers of a position never searched: each stone the attacker is ahead adds
+    /// [`LEAD_WEIGHT`] to the disproof number, each stone behind to the proof number. A
+    /// heuristic that only orders the search (never decides anything); measured in
+    /// `data/results.md`.
+    fn initial_numbers(&self, position: &Position) -> Numbers {
+        let (attacker, defender) = if position.side == self.attacker {
+            (position.mover.count(), position.waiting.count())
+        } else {
+            (position.waiting.count(), position.mover.count())
+        };
+        let lead = attacker as i64 - defender as i64;
+        Numbers {
+            proof: (1 + (-lead).max(0) * LEAD_WEIGHT) as Number,
+            disproof: (1 + lead.max(0) * LEAD_WEIGHT) as Number,
+            extra: 0,
         }
     }
 
