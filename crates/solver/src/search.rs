@@ -834,7 +834,13 @@ fn select(
     } else {
         (disproof_limit, proof_limit, node.proof)
     };
-    let child_min_limit = min_limit.min(add(second, (second / 4).max(1)));
+    // At least one above the child's own number, so that it is expanded at least once: where
+    // numbers saturate (sums over many transpositions and cycles), `second` can equal it, and
+    // a child that returned at once would be selected again and again without end.
+    let best_least = key(&kids[best]).0;
+    let child_min_limit = min_limit
+        .min(add(second, (second / 4).max(1)))
+        .max(best_least.saturating_add(1));
     let child_sum_limit = if sum_limit == INFINITE {
         INFINITE
     } else {
@@ -844,5 +850,48 @@ fn select(
         (best, child_min_limit, child_sum_limit)
     } else {
         (best, child_sum_limit, child_min_limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kid(proof: Number, disproof: Number) -> Child {
+        Child {
+            position: Position::from_colors(
+                fanorona_engine::Bitboard(1),
+                fanorona_engine::Bitboard(2),
+                Color::White,
+            ),
+            numbers: Numbers {
+                proof,
+                disproof,
+                extra: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn a_selected_child_may_always_grow_past_its_numbers() {
+        // Two children whose proof numbers saturated: the chosen one must still get a limit
+        // above its own number, or it returns at once and is chosen again forever.
+        for or_node in [true, false] {
+            let saturated = INFINITE - 1;
+            let kids = if or_node {
+                [kid(saturated, 10), kid(saturated, 20)]
+            } else {
+                [kid(10, saturated), kid(20, saturated)]
+            };
+            let node = combine(or_node, &kids);
+            let (best, proof_limit, disproof_limit) =
+                select(or_node, &kids, node, INFINITE, INFINITE);
+            let (own_limit, own) = if or_node {
+                (proof_limit, kids[best].numbers.proof)
+            } else {
+                (disproof_limit, kids[best].numbers.disproof)
+            };
+            assert!(own_limit > own, "or node {or_node}: {own_limit} <= {own}");
+        }
     }
 }
