@@ -173,10 +173,67 @@ fn key(position: &Position) -> (u64, u64) {
     (position.mover.0 | side, position.waiting.0 | USED)
 }
 
-/// A fixed-size table of two-slot buckets.
+/// A fixed-size table of two-slot buckets (64 bytes: one cache line each).
 struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: SlotMemory,
     mask: usize,
+}
+
+/// Zeroed memory for the table's slots: anonymous memory on huge pages where the system allows
+/// (each lookup is a random access to gigabytes, and with 4 KiB pages nearly every one also
+/// missed the TLB), or an ordinary allocation if that cannot be had.
+enum SlotMemory {
+    HugePages(memmap2::MmapMut),
+    Heap(Vec<Slot>),
+}
+
+impl SlotMemory {
+    fn zeroed(count: usize) -> SlotMemory {
+        match memmap2::MmapMut::map_anon(count * std::mem::size_of::<Slot>()) {
+            Ok(map) => {
+                #[cfg(target_os = "linux")]
+                {
+                    // Only advice: without huge pages the table still works.
+                    let _ = map.advise(memmap2::Advice::HugePage);
+                }
+                SlotMemory::HugePages(map)
+            }
+            Err(_) => SlotMemory::Heap(vec![[0; 4]; count]),
+        }
+    }
+}
+
+impl std::ops::Deref for SlotMemory {
+    type Target = [Slot];
+
+    fn deref(&self) -> &[Slot] {
+        match self {
+            // SAFETY: the map is page-aligned, its length a multiple of a slot's, and every
+            // bit pattern is a valid slot; it lives as long as the borrow of `self`.
+            SlotMemory::HugePages(map) => unsafe {
+                std::slice::from_raw_parts(
+                    map.as_ptr().cast::<Slot>(),
+                    map.len() / std::mem::size_of::<Slot>(),
+                )
+            },
+            SlotMemory::Heap(slots) => slots,
+        }
+    }
+}
+
+impl std::ops::DerefMut for SlotMemory {
+    fn deref_mut(&mut self) -> &mut [Slot] {
+        match self {
+            // SAFETY: as in `deref`, and the borrow of `self` is exclusive.
+            SlotMemory::HugePages(map) => unsafe {
+                std::slice::from_raw_parts_mut(
+                    map.as_mut_ptr().cast::<Slot>(),
+                    map.len() / std::mem::size_of::<Slot>(),
+                )
+            },
+            SlotMemory::Heap(slots) => slots,
+        }
+    }
 }
 
 /// What the table holds about one position.
@@ -193,13 +250,27 @@ impl TranspositionTable {
         // The largest power of two of buckets that fits.
         let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
         TranspositionTable {
-            slots: vec![[0; 4]; buckets * 2],
+            slots: SlotMemory::zeroed(buckets * 2),
             mask: buckets - 1,
         }
     }
 
     fn bucket(&self, position: &Position) -> usize {
         (hash(position) as usize & self.mask) * 2
+    }
+
+    /// Start loading `position`'s bucket into the cache, so that a later [`Self::get`] of
+    /// several positions overlaps their memory accesses instead of waiting for each in turn.
+    fn prefetch(&self, position: &Position) {
+        let slot = &self.slots[self.bucket(position)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is only a hint; the address is that of a live slot.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr().cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
     }
 
     fn get(&self, position: &Position) -> Option<Stored> {
@@ -373,7 +444,7 @@ impl<'a> Search<'a> {
         out.write_all(&[side_code(self.attacker)])?;
         out.write_all(&self.nodes.to_le_bytes())?;
         out.write_all(&(self.table.slots.len() as u64).to_le_bytes())?;
-        for slot in &self.table.slots {
+        for slot in self.table.slots.iter() {
             for word in slot {
                 out.write_all(&word.to_le_bytes())?;
             }
@@ -410,8 +481,8 @@ impl<'a> Search<'a> {
         if count < 2 || !count.is_power_of_two() {
             return Err(bad("a table size that is not a power of two"));
         }
-        let mut slots = vec![[0u64; 4]; count];
-        for slot in &mut slots {
+        let mut slots = SlotMemory::zeroed(count);
+        for slot in slots.iter_mut() {
             for value in slot.iter_mut() {
                 input.read_exact(&mut word)?;
                 *value = u64::from_le_bytes(word);
@@ -553,6 +624,9 @@ impl<'a> Search<'a> {
     /// The children of a node with their numbers before expansion. Those within the endgame
     /// tables are probed together (see [`Tables::probe_many`]).
     fn look_at_children(&self, next: &[Position]) -> Vec<Child> {
+        for child in next {
+            self.table.prefetch(child);
+        }
         let mut in_tables = Vec::new();
         if let Some(tables) = self.tables {
             in_tables.extend(next.iter().filter(|child| {
