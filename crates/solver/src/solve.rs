@@ -78,12 +78,10 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                         setup.progress.advance(search.nodes());
                     }
                     let outcome = search.solve(root);
+                    // Settled searches are saved too: if the other one is not, the next run
+                    // needs both tables to read the certificate off.
                     if let Some(file) = &saved {
-                        if outcome == Outcome::Unknown {
-                            search.save(file).map_err(|e| ExtractError(e.to_string()))?;
-                        } else if file.exists() {
-                            std::fs::remove_file(file).map_err(|e| ExtractError(e.to_string()))?;
-                        }
+                        search.save(file).map_err(|e| ExtractError(e.to_string()))?;
                     }
                     Ok::<_, ExtractError>((search, outcome))
                 })
@@ -136,6 +134,16 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
         }
         _ => None,
     };
+    if value.is_some() {
+        // Settled, and the certificate (if asked for) read off: nothing left to go on from.
+        for attacker in [mover, mover.other()] {
+            if let Some(file) = setup.state.map(|dir| state_file(dir, root, attacker)) {
+                if file.exists() {
+                    std::fs::remove_file(&file).map_err(|e| ExtractError(e.to_string()))?;
+                }
+            }
+        }
+    }
     Ok(Solution {
         value,
         mover_wins,
