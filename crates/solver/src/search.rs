@@ -372,6 +372,8 @@ pub struct Search<'a> {
     stop: Option<&'a AtomicBool>,
     progress: &'a dyn Progress,
     reported: u64,
+    /// The root's numbers as last combined, for the periodic report of a long search.
+    root_numbers: (Number, Number),
 }
 
 /// Why a search stopped before resolving its root.
@@ -380,6 +382,9 @@ struct Stopped;
 
 /// How many nodes between two progress reports.
 const REPORT_EVERY: u64 = 1 << 16;
+
+/// How many nodes between two notes of the root's numbers (a few minutes of a long search).
+const NOTE_EVERY: u64 = 1 << 28;
 
 impl<'a> Search<'a> {
     /// A search for `attacker`. The tables, if any, must be of the same board and rules.
@@ -415,6 +420,7 @@ impl<'a> Search<'a> {
             stop: None,
             progress,
             reported: 0,
+            root_numbers: (1, 1),
         }
     }
 
@@ -766,6 +772,9 @@ impl<'a> Search<'a> {
         let mut kids = self.look_at_children(&next);
         let result = loop {
             let numbers = combine(or_node, &kids);
+            if depth == self.root_depth {
+                self.root_numbers = (numbers.proof, numbers.disproof);
+            }
             if numbers.proof >= proof_limit
                 || numbers.disproof >= disproof_limit
                 || numbers.is_proven()
@@ -828,6 +837,14 @@ impl<'a> Search<'a> {
         if self.nodes - self.reported >= REPORT_EVERY {
             self.progress.advance(self.nodes - self.reported);
             self.reported = self.nodes;
+            if self.nodes % NOTE_EVERY < REPORT_EVERY {
+                let (proof, disproof) = self.root_numbers;
+                self.progress.note(&format!(
+                    "can {:?} force a win? {} nodes; at the root, proof number {proof}, \
+                     disproof number {disproof}",
+                    self.attacker, self.nodes
+                ));
+            }
             if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 return Err(Stopped);
             }

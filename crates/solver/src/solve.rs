@@ -78,6 +78,17 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                         setup.progress.advance(search.nodes());
                     }
                     let outcome = search.solve(root);
+                    if outcome != Outcome::Unknown {
+                        let answer = if outcome == Outcome::Proven {
+                            "yes"
+                        } else {
+                            "no"
+                        };
+                        setup.progress.note(&format!(
+                            "can {attacker:?} force a win? {answer} ({} nodes)",
+                            search.nodes()
+                        ));
+                    }
                     // Settled searches are saved too: if the other one is not, the next run
                     // needs both tables to read the certificate off.
                     if let Some(file) = &saved {
