@@ -447,12 +447,15 @@ impl<'a> Search<'a> {
         self.leaf(position).is_some()
     }
 
-    /// Treat `covered` as failures for the attacker, relying on the root of the path (so no
-    /// result that uses them is stored as path-independent). The path-dependent cache is
-    /// emptied, since what it holds was found without them.
-    pub fn set_covered(&mut self, covered: impl IntoIterator<Item = Position>) {
-        self.covered = covered.into_iter().collect();
-        self.forget_path_dependent();
+    /// Treat `more` positions as failures for the attacker too, relying on the root of the
+    /// path (so no result that uses them is stored as path-independent). If any is new, the
+    /// path-dependent cache is emptied, since what it holds was found without them.
+    pub fn cover_also(&mut self, more: impl IntoIterator<Item = Position>) {
+        let before = self.covered.len();
+        self.covered.extend(more);
+        if self.covered.len() != before {
+            self.forget_path_dependent();
+        }
     }
 
     /// Write what the transposition table knows to `path`, so that a later search can go on

@@ -202,6 +202,8 @@ fn extract(search: &mut Search, root: &Position, outcome: Outcome) -> Result<Cla
         proof,
         strategist,
         strategy: HashMap::new(),
+        joined: Vec::new(),
+        handed_to_search: 0,
         path: Vec::new(),
     };
     extraction.cover(root)?;
@@ -224,6 +226,10 @@ struct Extraction<'s, 'a> {
     proof: bool,
     strategist: Color,
     strategy: HashMap<Position, Option<Position>>,
+    /// The strategy's positions in the order they joined it, and how many of them the search
+    /// already counts as covered (handing it only the new ones keeps re-searches cheap).
+    joined: Vec<Position>,
+    handed_to_search: usize,
     /// The positions being covered, root first (what a re-search may treat as repetition).
     path: Vec<Position>,
 }
@@ -251,18 +257,23 @@ impl Extraction<'_, '_> {
         children(self.search_board(), position, &mut next);
         if position.side == self.strategist {
             let choice = self.choose(position, &next)?;
-            self.strategy.insert(*position, Some(choice));
+            self.join(position, Some(choice));
             self.path.push(*position);
             let result = self.cover(&choice);
             self.path.pop();
             result
         } else {
-            self.strategy.insert(*position, None);
+            self.join(position, None);
             self.path.push(*position);
             let result = next.iter().try_for_each(|child| self.cover(child));
             self.path.pop();
             result
         }
+    }
+
+    fn join(&mut self, position: &Position, choice: Option<Position>) {
+        self.strategy.insert(*position, choice);
+        self.joined.push(*position);
     }
 
     fn search_board(&self) -> &Board {
@@ -308,7 +319,9 @@ impl Extraction<'_, '_> {
         // that settles it. For a hold, every position already in the strategy is as good as a
         // repetition: the strategy will cover it, and loops are draws.
         if !self.proof {
-            self.search.set_covered(self.strategy.keys().copied());
+            let new = &self.joined[self.handed_to_search..];
+            self.search.cover_also(new.iter().copied());
+            self.handed_to_search = self.joined.len();
         }
         let found = if self.search.solve_below(position, &self.path) == wanted {
             self.search.root_choice()
