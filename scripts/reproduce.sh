@@ -9,7 +9,9 @@
 # checker. Prints a Markdown table: our value, the published value, the time to build the tables
 # (0 when they were already there), the search time, nodes, and the certificate check.
 # Environment: TABLES (default tables/), PROOFS (default proofs/), MAX_NODES (per search),
-# MEMORY (MiB of transposition table per search).
+# MEMORY (MiB of transposition table per search) for the small boards; FULL_MAX_NODES and
+# FULL_MEMORY for the 5x9 start (its draw took 808 M nodes for White's search), FIRST_MOVE_NODES
+# for each first move.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,7 +74,10 @@ game 5x7 "(not given)" 7 5x7
 game 7x5 "(not given)" 7 7x5
 
 if [ "$mode" = full ]; then
+    max_nodes=${FULL_MAX_NODES:-3000000000}
+    memory=${FULL_MEMORY:-4096}
     game 5x9 draw 7 5x9
+    max_nodes=${FIRST_MOVE_NODES:-200000000}
     # The value of each of White's five first moves (positions with Black to move).
     game 5x9 "(not given)" 7 5x9-d2-e3A "BBBBBB1BB/BBBBB1BBB/BWBWWBWBW/WWW1WWWWW/WWWWWWWWW b"
     game 5x9 "(not given)" 7 5x9-e2-e3A "BBBB1BBBB/BBBB1BBBB/BWBWWBWBW/WWWW1WWWW/WWWWWWWWW b"
