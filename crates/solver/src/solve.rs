@@ -56,8 +56,9 @@ pub struct SolveSetup<'a> {
     pub certificate: bool,
     pub stop: Option<&'a AtomicBool>,
     pub progress: &'a dyn Progress,
-    /// Where to keep each search's table between runs: a search that does not finish is saved
-    /// there, and the next run with the same directory goes on from it.
+    /// Where to keep each search's table between runs: while the value is not settled (or its
+    /// certificate not yet read off) both searches are saved there, and the next run with the
+    /// same directory goes on from them; the files are removed once the value is settled.
     pub state: Option<&'a Path>,
 }
 
@@ -89,11 +90,6 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                             search.nodes()
                         ));
                     }
-                    // Settled searches are saved too: if the other one is not, the next run
-                    // needs both tables to read the certificate off.
-                    if let Some(file) = &saved {
-                        search.save(file).map_err(|e| ExtractError(e.to_string()))?;
-                    }
                     Ok::<_, ExtractError>((search, outcome))
                 })
                 .expect("a search thread")
@@ -119,6 +115,19 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
         (Outcome::Disproven, Outcome::Disproven) => Some(Value::Draw),
         _ => None,
     };
+    // Both searches are kept, settled or not, while something is left to do: a draw's
+    // certificate is read off both tables, so a settled search must not be thrown away while
+    // the other goes on (or while the certificate is still to be read off).
+    if let Some(directory) = setup.state {
+        if value.is_none() || setup.certificate {
+            for search in [&for_mover.0, &for_waiting.0] {
+                let file = state_file(directory, root, search.attacker());
+                search
+                    .save(&file)
+                    .map_err(|e| ExtractError(e.to_string()))?;
+            }
+        }
+    }
     let certificate = match value {
         Some(value) if setup.certificate => {
             let stones = setup.tables.map_or(0, Tables::max_stones);
