@@ -213,6 +213,20 @@ fn solve_writes_a_certificate_that_check_proof_confirms() {
     assert_eq!(checked["holds"], true);
     assert_eq!(checked["value"], "win");
     assert_eq!(checked["position"], "BBBBB/BW1BW/WWWWW w");
+    // The winner's claim, with its first turn: one of the start's legal turns.
+    let claims = checked["claims"].as_array().unwrap();
+    assert_eq!(claims.len(), 1);
+    assert_eq!(claims[0]["strategist"], "white");
+    assert_eq!(claims[0]["goal"], "win");
+    let moves = json(&["moves", "--position", "BBBBB/BW1BW/WWWWW w", "--json"]);
+    let legal: Vec<&str> = moves["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["notation"].as_str().unwrap())
+        .collect();
+    let first = claims[0]["first_turn"].as_str().unwrap();
+    assert!(legal.contains(&first), "{first} not in {legal:?}");
 
     // A damaged file is refuted with exit code 1, never a panic.
     let mut bytes = std::fs::read(&certificate).unwrap();

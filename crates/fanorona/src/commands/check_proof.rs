@@ -3,9 +3,9 @@
 use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
-use fanorona_engine::format_position;
+use fanorona_engine::{format_position, format_turn, turns, Color, Position};
 use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check, Certificate, Tables};
+use fanorona_solver::{check, Certificate, Goal, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -30,7 +30,53 @@ struct CheckReport {
     positions: Option<usize>,
     table_leaves: Option<usize>,
     rule_leaves: Option<usize>,
+    /// Per claim of a certificate that holds: whose strategy, for what, and its turn at the
+    /// root when that side moves first (what the proof says to play).
+    claims: Vec<ClaimReport>,
     reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ClaimReport {
+    strategist: &'static str,
+    goal: &'static str,
+    first_turn: Option<String>,
+}
+
+/// What each claim of a confirmed certificate is, and its turn at the root.
+fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> Vec<ClaimReport> {
+    let root_turns = turns(board, root);
+    certificate
+        .claims
+        .iter()
+        .map(|claim| {
+            let choice = claim
+                .strategy
+                .iter()
+                .find(|(node, _)| *node == certificate.root)
+                .and_then(|(_, choice)| *choice);
+            let first_turn = choice.and_then(|choice| {
+                let after = choice.position();
+                root_turns
+                    .iter()
+                    .find(|turn| {
+                        turn.result.mover == after.mover && turn.result.waiting == after.waiting
+                    })
+                    .map(|turn| format_turn(board, turn))
+            });
+            ClaimReport {
+                strategist: match claim.strategist() {
+                    Color::White => "white",
+                    Color::Black => "black",
+                },
+                goal: match claim.goal {
+                    Goal::Win => "win",
+                    Goal::NotLose => "not lose",
+                },
+                first_turn,
+            }
+        })
+        .collect()
 }
 
 impl CheckProofArgs {
@@ -62,6 +108,7 @@ impl CheckProofArgs {
                 positions: Some(confirmed.positions),
                 table_leaves: Some(confirmed.table_leaves),
                 rule_leaves: Some(confirmed.rule_leaves),
+                claims: claim_reports(&confirmed.board, &certificate, &confirmed.root),
                 reason: None,
             },
             Err(why) => CheckReport {
@@ -72,6 +119,7 @@ impl CheckProofArgs {
                 positions: None,
                 table_leaves: None,
                 rule_leaves: None,
+                claims: Vec::new(),
                 reason: Some(why.0),
             },
         };
@@ -87,6 +135,13 @@ impl CheckProofArgs {
                 report.table_leaves.unwrap_or(0),
                 report.rule_leaves.unwrap_or(0)
             );
+            for claim in &report.claims {
+                let turn = claim
+                    .first_turn
+                    .as_deref()
+                    .unwrap_or("(the other side moves first)");
+                println!("  {} to {}: {turn}", claim.strategist, claim.goal);
+            }
         }
         match report.reason {
             None => Ok(()),
