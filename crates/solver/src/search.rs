@@ -747,8 +747,8 @@ impl<'a> Search<'a> {
 
     /// The numbers of a position never searched: each stone the attacker is ahead adds
     /// [`LEAD_WEIGHT`] to the disproof number, each stone behind to the proof number. A
-    /// heuristic that only orders the search (never decides anything); measured in
-    /// `data/results.md`.
+    /// heuristic that only orders the search (never decides anything); measured in the
+    /// README's "Proof search".
     fn initial_numbers(&self, position: &Position) -> Numbers {
         let (attacker, defender) = if position.side == self.attacker {
             (position.mover.count(), position.waiting.count())
