@@ -1001,6 +1001,45 @@ mod tests {
     }
 
     #[test]
+    fn the_side_ahead_in_stones_starts_closer_to_winning() {
+        let board = Board::standard();
+        let progress = crate::progress::NoProgress;
+        let limits = Limits {
+            nodes: 10,
+            memory: 1 << 16,
+        };
+        let search = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &progress,
+        );
+        // White (the attacker) three stones against one, either side to move.
+        for side in [Color::White, Color::Black] {
+            let position = Position::from_colors(
+                fanorona_engine::Bitboard(0b111),
+                fanorona_engine::Bitboard(1 << 40),
+                side,
+            );
+            let numbers = search.initial_numbers(&position);
+            assert_eq!(
+                (numbers.proof, numbers.disproof),
+                (1, 1 + 2 * LEAD_WEIGHT as Number)
+            );
+        }
+        // Level material: no preference.
+        let level = Position::from_colors(
+            fanorona_engine::Bitboard(1),
+            fanorona_engine::Bitboard(1 << 40),
+            Color::Black,
+        );
+        let numbers = search.initial_numbers(&level);
+        assert_eq!((numbers.proof, numbers.disproof), (1, 1));
+    }
+
+    #[test]
     fn a_selected_child_may_always_grow_past_its_numbers() {
         // Two children whose proof numbers saturated: the chosen one must still get a limit
         // above its own number, or it returns at once and is chosen again forever.
