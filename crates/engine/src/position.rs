@@ -21,6 +21,14 @@ impl Color {
         }
     }
 
+    /// `white` or `black`, as in JSON output and file names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
     /// `w` or `b`, as in position notation.
     pub const fn letter(self) -> char {
         match self {

@@ -175,10 +175,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
 
 /// The file that keeps the search of `attacker` from `root` between runs.
 fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
-    let side = match attacker {
-        Color::White => "white",
-        Color::Black => "black",
-    };
+    let side = attacker.name();
     directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
 }
 

@@ -3,7 +3,7 @@
 use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, turns, Color, Position};
+use fanorona_engine::{format_position, format_turn, turns, Position};
 use fanorona_engine::{Blocked, Board, Rules};
 use fanorona_solver::{check, Certificate, Goal, Tables};
 use serde::Serialize;
@@ -65,10 +65,7 @@ fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> V
                     .map(|turn| format_turn(board, turn))
             });
             ClaimReport {
-                strategist: match claim.strategist() {
-                    Color::White => "white",
-                    Color::Black => "black",
-                },
+                strategist: claim.strategist().name(),
                 goal: match claim.goal {
                     Goal::Win => "win",
                     Goal::NotLose => "not lose",

@@ -37,11 +37,7 @@ impl ShowArgs {
         print_json(&ShowReport {
             position: format_position(&board, &position),
             board: board.size_name(),
-            side_to_move: if position.side == Color::White {
-                "white"
-            } else {
-                "black"
-            },
+            side_to_move: position.side.name(),
             white: point_names(&board, &position, Color::White),
             black: point_names(&board, &position, Color::Black),
             drawing,
