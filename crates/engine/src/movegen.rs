@@ -16,7 +16,7 @@
 //!   the direction of its previous step.
 
 use crate::bitboard::{Bitboard, Point};
-use crate::geometry::{Board, Direction};
+use crate::geometry::{Board, Direction, Surroundings};
 use crate::position::Position;
 
 /// How a step captures.
@@ -310,20 +310,23 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         self.origin = origin;
         let from = Bitboard::from_point(origin);
         self.others = mover ^ from;
-        let landing = self.board.neighbour_point(origin, step_of(step).0);
-        let next = continuation_directions(self.board, landing, empty, waiting, step_of(step).0);
-        // `blocked`: the other stones of the mover and the points visited in this turn.
-        let turns = self.capture(waiting, from, step, mover, next);
+        let dir = step_of(step).0;
+        let landing = self.board.surroundings_after_step(origin, dir);
+        let next = continuation_directions(landing, empty, waiting, dir);
         if V::COUNT_ONLY {
+            let turns = count_chain(self.board, waiting, origin, step, mover, next);
             self.visitor.count(turns);
+            return;
         }
+        // `blocked`: the other stones of the mover and the points visited in this turn.
+        self.capture(waiting, from, step, mover, next);
     }
 
     /// Play the capturing step `step` of the moving stone at `from`, report the turn that stops
     /// there, and follow the continuations `next` (approach directions in the low byte,
     /// withdrawal in the high byte, worked out before the step). `blocked` holds the mover's
-    /// other stones and every point the moving stone has occupied. Returns the number of turns
-    /// found (counted in registers, for count-only visitors, which are told the total once).
+    /// other stones and every point the moving stone has occupied. (Counting visitors never get
+    /// here: [`count_chain`] counts chains without reporting them.)
     fn capture(
         &mut self,
         waiting: Bitboard,
@@ -331,7 +334,7 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         step: u32,
         blocked: Bitboard,
         next: u16,
-    ) -> u64 {
+    ) {
         let board = self.board;
         let (dir, capture) = step_of(step);
         let to = board.shift(from, dir);
@@ -340,65 +343,124 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
             _ => board.run_from(from.first(), dir.opposite(), waiting),
         };
         let waiting = waiting ^ victims;
-        if !V::COUNT_ONLY {
-            // A chain lands on a new point each step, so it has fewer than 64 steps.
-            self.steps[self.len & (MAX_STEPS - 1)] = Step {
-                to: to.first(),
-                capture,
-            };
-            self.len += 1;
-            self.visitor.turn(
-                self.origin,
-                &self.steps[..self.len],
-                self.others | to,
-                waiting,
-            );
-        }
-        let turns = 1 + self.continue_chain(waiting, to, blocked | to, next);
-        if !V::COUNT_ONLY {
-            self.len -= 1;
-        }
-        turns
+        // A chain lands on a new point each step, so it has fewer than 64 steps.
+        self.steps[self.len & (MAX_STEPS - 1)] = Step {
+            to: to.first(),
+            capture,
+        };
+        self.len += 1;
+        self.visitor.turn(
+            self.origin,
+            &self.steps[..self.len],
+            self.others | to,
+            waiting,
+        );
+        self.continue_chain(waiting, to, blocked | to, next);
+        self.len -= 1;
     }
 
-    /// The continuations of the stone at `at` in the directions of `next`; returns the number
-    /// of turns they make.
-    ///
-    /// Both kinds go through one loop over a 16-bit set, and for counting, the steps that end
-    /// the chain are told apart without a call: the branches of this loop are what perft time
-    /// goes into.
+    /// The continuations of the stone at `at` in the directions of `next`.
     #[inline(always)]
-    fn continue_chain(
-        &mut self,
-        waiting: Bitboard,
-        at: Bitboard,
-        blocked: Bitboard,
-        next: u16,
-    ) -> u64 {
+    fn continue_chain(&mut self, waiting: Bitboard, at: Bitboard, blocked: Bitboard, next: u16) {
         let mut candidates = next;
         if candidates == 0 {
-            return 0;
+            return;
         }
         let board = self.board;
         let free = board.all() & !(blocked | waiting);
         let at_point = at.first();
-        let mut turns = 0;
         while candidates != 0 {
             let step = candidates.trailing_zeros();
             candidates &= candidates - 1;
             let dir = step_of(step).0;
             // Where the stone can go from its next landing point does not depend on what
             // this step takes (see `first_captures`), so it is known before playing it.
-            let landing = board.neighbour_point(at_point, dir);
-            let after = continuation_directions(board, landing, free, waiting, dir);
-            if V::COUNT_ONLY && after == 0 {
-                turns += 1;
-                continue;
-            }
-            turns += self.capture(waiting, at, step, blocked, after);
+            let landing = board.surroundings_after_step(at_point, dir);
+            let after = continuation_directions(landing, free, waiting, dir);
+            self.capture(waiting, at, step, blocked, after);
         }
-        turns
     }
+}
+
+/// The number of turns of a chain that starts with the capturing step `step` from `origin`
+/// (`blocked`: the mover's stones, the moving one included; `next`: the continuations after the
+/// first step, as in [`ChainWalker::capture`]).
+///
+/// The counting form of the walk, with its own stack instead of recursion: a chain node is then
+/// a few register moves, where a call saved and restored six registers and spilled the rest.
+#[inline(always)]
+fn count_chain(
+    board: &Board,
+    waiting: Bitboard,
+    origin: Point,
+    step: u32,
+    mover: Bitboard,
+    next: u16,
+) -> u64 {
+    /// A chain node left to come back to: the enemy stones, where the stone stands, the points
+    /// it may land on, and the steps from there still to try.
+    #[derive(Clone, Copy)]
+    struct Node {
+        waiting: Bitboard,
+        free: Bitboard,
+        at: Point,
+        candidates: u16,
+    }
+    let mut stack = [std::mem::MaybeUninit::<Node>::uninit(); MAX_STEPS];
+    let mut depth = 0usize;
+    let mut turns = 1;
+    let (mut at, mut waiting) = play_capture(board, origin, step, waiting);
+    // Empty and not yet visited: the origin stays blocked, as the mover's stones do.
+    let mut free = board.all() & !(mover | waiting) & !Bitboard::from_point(at);
+    let mut candidates = next;
+    loop {
+        while candidates != 0 {
+            let step = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let dir = step_of(step).0;
+            let landing = board.surroundings_after_step(at, dir);
+            let after = continuation_directions(landing, free, waiting, dir);
+            turns += 1;
+            if after != 0 {
+                // Come back to this node only if it has steps left to try. A chain lands on a
+                // new point each step, so it has fewer than 64 steps.
+                if candidates != 0 {
+                    stack[depth & (MAX_STEPS - 1)].write(Node {
+                        waiting,
+                        free,
+                        at,
+                        candidates,
+                    });
+                    depth += 1;
+                }
+                let before = waiting;
+                (at, waiting) = play_capture(board, at, step, waiting);
+                // The landing point was free; the captured points now are.
+                free = (free ^ Bitboard::from_point(at)) | (before ^ waiting);
+                candidates = after;
+            }
+        }
+        if depth == 0 {
+            return turns;
+        }
+        depth -= 1;
+        // Safety: every node below `depth` was written when it was pushed.
+        let node = unsafe { stack[depth & (MAX_STEPS - 1)].assume_init() };
+        (waiting, free, at, candidates) = (node.waiting, node.free, node.at, node.candidates);
+    }
+}
+
+/// The capturing step `step` (see [`step_of`]) of the stone on `from`: where it lands, and the
+/// enemy stones left.
+#[inline(always)]
+fn play_capture(board: &Board, from: Point, step: u32, waiting: Bitboard) -> (Point, Bitboard) {
+    let (dir, capture) = step_of(step);
+    let to = board.neighbour_point(from, dir);
+    let victims = match capture {
+        Capture::Approach => board.run_from(to, dir, waiting),
+        _ => board.run_from(from, dir.opposite(), waiting),
+    };
+    (to, waiting ^ victims)
 }
 
 /// A capturing step as a number 0..16: the direction's index, plus 8 for a withdrawal.
@@ -412,20 +474,20 @@ fn step_of(step: u32) -> (Direction, Capture) {
     (Direction::ALL[step as usize & 7], capture)
 }
 
-/// The capturing steps (as [`step_of`] numbers, one bit each) with which the stone on `at` can
-/// go on: approaches in the low byte, withdrawals in the high byte, all directions at once.
+/// The capturing steps (as [`step_of`] numbers, one bit each) with which the stone on the point
+/// of `at` (its surroundings) can go on after a step in direction `last`: approaches in the low
+/// byte, withdrawals in the high byte, all directions at once.
 #[inline(always)]
 fn continuation_directions(
-    board: &Board,
-    at: Point,
+    at: &Surroundings,
     free: Bitboard,
     waiting: Bitboard,
     last: Direction,
 ) -> u16 {
-    let open = board.neighbours_in(at, free) & !(1u8 << last.index());
-    let enemy_beyond = board.jumps_in(at, waiting);
+    let open = at.neighbours_in(free) & !(1u8 << last.index());
+    let enemy_beyond = at.jumps_in(waiting);
     // An enemy next to `at` in direction d is behind a step in the opposite direction, 7 − d.
-    let enemy_behind = REVERSED[board.neighbours_in(at, waiting) as usize];
+    let enemy_behind = REVERSED[at.neighbours_in(waiting) as usize];
     (open & enemy_beyond) as u16 | ((open & enemy_behind) as u16) << 8
 }
 

@@ -2,12 +2,14 @@
 //!
 //! The reference shares no code with the engine: a grid of characters, coordinates, recursion,
 //! its own notation and its own position writer. It reads positions from the engine's notation
-//! with its own parser. Both lists of (notation, resulting position) must be equal.
+//! with its own parser. Both lists of (notation, resulting position) must be equal, and the
+//! engine's turn counter (perft's own walk, which counts most turns without playing them) must
+//! count as many.
 
 mod common;
 
 use common::{random_game_positions, random_placement, Rng, BOARDS};
-use fanorona_engine::{format_position, format_turn, turns, Board, Position};
+use fanorona_engine::{count_turns, format_position, format_turn, turns, Board, Position};
 
 /// The naive model of a position: `grid[rank][file]` holds 'W', 'B' or '.', rank 0 at the bottom.
 #[derive(Clone)]
@@ -251,6 +253,8 @@ fn assert_same_turns(board: &Board, position: &Position) {
     expected.sort();
     actual.sort();
     assert_eq!(actual, expected, "turns of {fen}");
+    let counted = count_turns(board, position);
+    assert_eq!(counted, expected.len() as u64, "turns counted in {fen}");
 }
 
 /// 10,000 positions per board: a third from random games, a third with few stones (the endgame
