@@ -23,12 +23,14 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
+mod holds;
+
 use crate::entry::Entry;
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
-use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
+use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -292,6 +294,27 @@ impl TranspositionTable {
         let _ = slot;
     }
 
+    /// Every position the table holds with neither a proof nor a disproof.
+    fn unresolved(&self) -> impl Iterator<Item = Position> + '_ {
+        self.slots.iter().filter_map(|slot| {
+            let numbers = slot[2];
+            let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
+            if slot[1] & USED == 0 || resolved {
+                return None;
+            }
+            let side = if slot[0] & BLACK_TO_MOVE != 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            Some(Position {
+                mover: Bitboard(slot[0] & !BLACK_TO_MOVE),
+                waiting: Bitboard(slot[1] & !USED),
+                side,
+            })
+        })
+    }
+
     fn get(&self, position: &Position) -> Option<Stored> {
         let b = self.bucket(position);
         let (mover, waiting) = key(position);
@@ -383,6 +406,22 @@ pub struct Search<'a> {
     reported: u64,
     /// The root's numbers as last combined, for the periodic report of a long search.
     root_numbers: (Number, Number),
+    /// Held sets are closed (see [`holds`]) among positions of at most this many stones ...
+    hold_stones: u32,
+    /// ... when the node count reaches this; the interval doubles with the nodes of this run.
+    next_closure: u64,
+    /// The node count when this run started (a resumed search starts with its old count), and
+    /// the time.
+    run_start: u64,
+    run_clock: std::time::Instant,
+    /// The time spent in closures in this run.
+    closure_seconds: f64,
+    /// How many closures have run: a node expanded across one looks its result up again.
+    closures: u64,
+    /// The positions closures found held (disproven outright), kept apart from the table so
+    /// that no collision there loses them; with a bit filter in front, as for `path_dependent`.
+    held: FastSet<Position>,
+    held_filter: Vec<u64>,
 }
 
 /// Why a search stopped before resolving its root.
@@ -394,6 +433,18 @@ const REPORT_EVERY: u64 = 1 << 16;
 
 /// How many nodes between two notes of the root's numbers (a few minutes of a long search).
 const NOTE_EVERY: u64 = 1 << 28;
+
+/// When to close held sets (see [`holds`]): first after this many nodes of a run, then each
+/// time the run's nodes double, and at least every [`MAX_CLOSURE_INTERVAL`] nodes.
+const FIRST_CLOSURE: u64 = 1 << 20;
+const MAX_CLOSURE_INTERVAL: u64 = 1 << 28;
+/// ... and after at least this many times as long searching as the last closure took.
+const CLOSURE_SHARE: f64 = 4.0;
+
+/// Held sets are looked for among positions of at most this many stones more than the endgame
+/// tables hold (cycles of play matter where few stones are left; the closure's cost grows with
+/// the positions it looks at).
+const HOLD_STONES_ABOVE: u32 = 5;
 
 impl<'a> Search<'a> {
     /// A search for `attacker`. The tables, if any, must be of the same board and rules.
@@ -430,6 +481,14 @@ impl<'a> Search<'a> {
             progress,
             reported: 0,
             root_numbers: (1, 1),
+            hold_stones: tables.map_or(u32::MAX, |t| t.max_stones() as u32 + HOLD_STONES_ABOVE),
+            next_closure: FIRST_CLOSURE,
+            run_start: 0,
+            run_clock: std::time::Instant::now(),
+            closure_seconds: 0.0,
+            closures: 0,
+            held: FastSet::default(),
+            held_filter: vec![0; FILTER_WORDS],
         }
     }
 
@@ -530,6 +589,9 @@ impl<'a> Search<'a> {
         self.node_limit = self.node_limit.saturating_add(nodes);
         self.nodes = nodes;
         self.reported = nodes;
+        self.run_start = nodes;
+        self.run_clock = std::time::Instant::now();
+        self.next_closure = nodes + FIRST_CLOSURE;
         Ok(())
     }
 
@@ -591,6 +653,9 @@ impl<'a> Search<'a> {
                 Outcome::Disproven
             };
             return Some((outcome, 0));
+        }
+        if self.is_held(position) {
+            return Some((Outcome::Disproven, 0));
         }
         let slot = self.table.get(position)?;
         if slot.proof == 0 {
@@ -707,6 +772,12 @@ impl<'a> Search<'a> {
 
     /// The numbers of a child before it is expanded.
     fn first_look(&self, position: &Position) -> Numbers {
+        if self.is_held(position) {
+            return Numbers {
+                extra: NO_DEPTH,
+                ..Numbers::DISPROVEN
+            };
+        }
         if let Some(&depth) = self.path.get(position) {
             return Numbers {
                 extra: depth,
@@ -774,6 +845,18 @@ impl<'a> Search<'a> {
     ) -> Result<Numbers, Stopped> {
         self.count_node()?;
         let start = self.nodes;
+        let closures_before = self.closures;
+        if self.nodes >= self.next_closure {
+            self.close_holds_now();
+        }
+        // After a closure, a parent may still hold numbers from before it for a child now held.
+        // (The root goes on, to find the turn that settles it.)
+        if depth != self.root_depth && self.is_held(position) {
+            return Ok(Numbers {
+                extra: NO_DEPTH,
+                ..Numbers::DISPROVEN
+            });
+        }
         let or_node = position.side == self.attacker;
         // On the path before the children are looked at: what they find about the path must
         // be what it will be when they are expanded.
@@ -804,7 +887,24 @@ impl<'a> Search<'a> {
         };
         self.path.remove(position);
         self.path_prefix.pop();
-        let numbers = result?;
+        let mut numbers = result?;
+        if self.closures != closures_before
+            && !numbers.is_proven()
+            && !numbers.is_disproven()
+            && self.is_held(position)
+        {
+            // A closure found this position held while it was being searched: its children's
+            // numbers from before the closure are out of date.
+            numbers = Numbers {
+                extra: NO_DEPTH,
+                ..Numbers::DISPROVEN
+            };
+            if depth == self.root_depth {
+                let kids = self.look_at_children(&next);
+                self.root_choice = settling_child(or_node, &kids, numbers);
+            }
+            return Ok(numbers);
+        }
         if depth == self.root_depth {
             self.root_choice = settling_child(or_node, &kids, numbers);
         }
@@ -836,6 +936,38 @@ impl<'a> Search<'a> {
             self.path_dependent_count += 1;
         }
         stretches.push((length, hash));
+    }
+
+    /// Whether a closure found `position` held.
+    fn is_held(&self, position: &Position) -> bool {
+        let (word, bit) = filter_bit(position);
+        self.held_filter[word] & bit != 0 && self.held.contains(position)
+    }
+
+    /// Close the held sets now (see [`holds`]) and schedule the next closure.
+    fn close_holds_now(&mut self) {
+        let clock = std::time::Instant::now();
+        let closure = self.close_holds(self.hold_stones);
+        self.closures += 1;
+        let seconds = clock.elapsed().as_secs_f64();
+        // The next one when the run's nodes have doubled, but not before the search has had
+        // CLOSURE_SHARE times the time this one took (a closure over a large table is slow).
+        let run_nodes = self.nodes - self.run_start;
+        self.closure_seconds += seconds;
+        let searching = (self.run_clock.elapsed().as_secs_f64() - self.closure_seconds).max(1e-3);
+        let rate = run_nodes as f64 / searching;
+        let afforded = (rate * seconds * CLOSURE_SHARE) as u64;
+        let interval = run_nodes
+            .clamp(FIRST_CLOSURE, MAX_CLOSURE_INTERVAL)
+            .max(afforded);
+        self.next_closure = self.nodes + interval;
+        if closure.held > 0 || seconds >= 1.0 {
+            self.progress.note(&format!(
+                "can {:?} force a win? {} nodes; {} of {} open positions of at most {} stones \
+                 held together ({seconds:.1} s)",
+                self.attacker, self.nodes, closure.held, closure.candidates, self.hold_stones
+            ));
+        }
     }
 
     fn forget_path_dependent(&mut self) {

@@ -97,6 +97,34 @@ fn searches_inside_the_tables_agree_with_them() {
 }
 
 #[test]
+fn draws_held_by_going_round_settle_with_certificates() {
+    // Drawn 5x9 positions of 2 against 2 above the 3-stone tables, where the defender holds by
+    // going round for ever: df-pn alone did not settle them in 5 M nodes per search; with the
+    // held sets closed together (after 2^20 nodes) they settle, and the holds check.
+    let board = Board::standard();
+    let small = Tables::build(&board, Rules::default(), 3);
+    let full = Tables::build(&board, Rules::default(), 4);
+    for fen in ["9/W8/9/5B3/2W3B2 w", "4W4/W8/8B/5B3/9 w"] {
+        let position = parse_position(fen).unwrap().1;
+        assert_eq!(full.probe(&position).unwrap().value(), Value::Draw, "{fen}");
+        let setup = SolveSetup {
+            limits: Limits {
+                nodes: 3_000_000,
+                memory: 64 << 20,
+            },
+            ..setup(&board, Some(&small))
+        };
+        let solution = solve(&setup, &position).unwrap();
+        assert_eq!(solution.value, Some(Value::Draw), "{fen}");
+        let certificate = solution.certificate.expect("a certificate");
+        assert_eq!(
+            check(&certificate, Some(&small)).unwrap().value,
+            Value::Draw
+        );
+    }
+}
+
+#[test]
 fn tampered_certificates_are_refuted() {
     let board = Board::new(3, 3).unwrap();
     let start = Position::standard_start(&board);
