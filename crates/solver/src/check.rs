@@ -11,7 +11,8 @@
 //! 4. for a win, the strategy has no loop (else the "win" could be infinite play).
 //!
 //! The value it confirms follows from the claims: one win claim of the side to move is a win,
-//! of the other side a loss, and "not lose" claims for both sides a draw.
+//! of the other side a loss, and "not lose" claims for both sides a draw. A single "not lose"
+//! claim is a bound, not a value: that side cannot lose (the other cannot force a win).
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
 use crate::tables::Tables;
@@ -25,8 +26,8 @@ use std::fmt;
 pub struct Confirmed {
     pub board: Board,
     pub root: Position,
-    /// The value of the root for its side to move.
-    pub value: Value,
+    /// The value of the root for its side to move; `None` for a bound (one "not lose" claim).
+    pub value: Option<Value>,
     /// Strategy positions checked, over all claims.
     pub positions: usize,
     /// Leaves reached that the tables decide, and that the rules decide.
@@ -89,7 +90,7 @@ pub fn check(certificate: &Certificate, tables: Option<&Tables>) -> Result<Confi
     let mut confirmed = Confirmed {
         board: board.clone(),
         root,
-        value: Value::Draw,
+        value: None,
         positions: 0,
         table_leaves: 0,
         rule_leaves: 0,
@@ -101,21 +102,23 @@ pub fn check(certificate: &Certificate, tables: Option<&Tables>) -> Result<Confi
     Ok(confirmed)
 }
 
-/// The root's value that the claims establish together.
-fn value_of_claims(claims: &[Claim], mover: Color) -> Result<Value, Refuted> {
+/// The root's value that the claims establish together, or `None` if they only bound it.
+fn value_of_claims(claims: &[Claim], mover: Color) -> Result<Option<Value>, Refuted> {
     let has = |side: Color, goal: Goal| {
         claims
             .iter()
             .any(|c| c.strategist() == side && c.goal == goal)
     };
     if has(mover, Goal::Win) {
-        Ok(Value::Win)
+        Ok(Some(Value::Win))
     } else if has(mover.other(), Goal::Win) {
-        Ok(Value::Loss)
+        Ok(Some(Value::Loss))
     } else if has(mover, Goal::NotLose) && has(mover.other(), Goal::NotLose) {
-        Ok(Value::Draw)
+        Ok(Some(Value::Draw))
+    } else if claims.is_empty() {
+        refuted("it has no claims")
     } else {
-        refuted("its claims do not settle the value (a win, or a hold for each side)")
+        Ok(None)
     }
 }
 

@@ -19,6 +19,10 @@
 //! it relied on is on the path again.
 //! Proofs never rely on repetition (it only ever helps the defender).
 //!
+//! Holds that work by going round a cycle would still be found again path by path, for ever on
+//! some drawn positions; from time to time the open positions of the table are closed together
+//! instead ([`holds`]): the greatest set the defender can keep play inside is disproven outright.
+//!
 //! Each stored proof records its height: leaves 0, an OR node 1 + the least height of its
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).

@@ -5,7 +5,8 @@
 //! win or a loss; both disproven give a draw. The certificate (see [`crate::certificate`]) is
 //! then read off the searches' tables: a proof gives the winner's strategy, a disproof the other
 //! side's non-losing strategy. Where a table entry has been overwritten, that position is
-//! searched again.
+//! searched again. If only one search settled, as a disproof, its hold is written down alone: a
+//! certificate of a bound ("this side cannot force a win"), not of the value.
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
 use crate::progress::Progress;
@@ -16,7 +17,7 @@ use fanorona_engine::{Board, Color, Position, Rules, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Search stacks grow with the length of the lines searched; give them room.
 const SEARCH_STACK: usize = 1 << 30;
@@ -31,6 +32,8 @@ pub struct Solution {
     pub waiting_wins: Outcome,
     /// Nodes expanded by both searches (certificate extraction included).
     pub nodes: u64,
+    /// The value's certificate, or where the value is not settled but one side was shown
+    /// unable to force a win, the certificate of that bound (one hold).
     pub certificate: Option<Certificate>,
 }
 
@@ -128,16 +131,24 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
             }
         }
     }
-    let certificate = match value {
-        Some(value) if setup.certificate => {
+    let interrupted = setup.stop.is_some_and(|flag| flag.load(Ordering::Relaxed));
+    // Only the claims the value needs: the winner's proof, or both holds; else the one hold
+    // that was found (unless the run was interrupted: re-searches would stop at once).
+    let to_certify: Vec<&mut (Search, Outcome)> = match value {
+        _ if !setup.certificate => Vec::new(),
+        Some(Value::Win) => vec![&mut for_mover],
+        Some(Value::Loss) => vec![&mut for_waiting],
+        Some(Value::Draw) => vec![&mut for_mover, &mut for_waiting],
+        None if interrupted => Vec::new(),
+        None => [&mut for_mover, &mut for_waiting]
+            .into_iter()
+            .filter(|search| search.1 == Outcome::Disproven)
+            .collect(),
+    };
+    let certificate = match to_certify {
+        searches if !searches.is_empty() => {
             let stones = setup.tables.map_or(0, Tables::max_stones);
             let mut certificate = Certificate::new(setup.board, setup.rules, stones, root);
-            // Only the claims the value needs: the winner's proof, or both holds.
-            let searches: Vec<&mut (Search, Outcome)> = match value {
-                Value::Win => vec![&mut for_mover],
-                Value::Loss => vec![&mut for_waiting],
-                Value::Draw => vec![&mut for_mover, &mut for_waiting],
-            };
             for (search, outcome) in searches {
                 search.extend_limit(setup.limits.nodes);
                 let claim = std::thread::scope(|scope| {

@@ -1,8 +1,8 @@
 //! Proof-number search against the endgame tables, and certificates against the checker.
 
-use fanorona_engine::{parse_position, Board, Position, Rules, Value};
+use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, Certificate, Goal, Limits, NoProgress, Solution, SolveSetup, Tables,
+    check, solve, Certificate, Goal, Limits, NoProgress, Outcome, Solution, SolveSetup, Tables,
 };
 
 /// Node limit per search: enough for the positions below, small enough that a draw the search
@@ -40,7 +40,7 @@ fn settled_and_checked(
     let value = solution.value?;
     let certificate = solution.certificate.expect("a certificate");
     let confirmed = check(&certificate, tables).unwrap();
-    assert_eq!(confirmed.value, value);
+    assert_eq!(confirmed.value, Some(value));
     // The file form reads back to the same certificate.
     let bytes = bincode::encode_to_vec(&certificate, bincode::config::standard()).unwrap();
     assert_eq!(Certificate::from_bytes(&bytes).unwrap(), certificate);
@@ -119,9 +119,36 @@ fn draws_held_by_going_round_settle_with_certificates() {
         let certificate = solution.certificate.expect("a certificate");
         assert_eq!(
             check(&certificate, Some(&small)).unwrap().value,
-            Value::Draw
+            Some(Value::Draw)
         );
     }
+}
+
+#[test]
+fn a_search_that_settles_alone_gives_the_certificate_of_a_bound() {
+    // A drawn 2v2 position where "can White force a win?" is disproven in a few hundred nodes
+    // and Black's search does not settle within the test's node limit: the value is unknown,
+    // and the certificate holds Black's hold alone ("White cannot force a win" is "Black does
+    // not lose"), which the checker confirms as a bound, not as a value.
+    let board = Board::standard();
+    let small = Tables::build(&board, Rules::default(), 3);
+    let position = parse_position("9/3B2B2/8W/9/5W3 w").unwrap().1;
+    let solution = solve(&setup(&board, Some(&small)), &position).unwrap();
+    assert_eq!(solution.value, None);
+    assert_eq!(solution.mover_wins, Outcome::Disproven);
+    let certificate = solution.certificate.expect("the certificate of the bound");
+    assert_eq!(certificate.claims.len(), 1);
+    assert_eq!(certificate.claims[0].strategist(), Color::Black);
+    assert_eq!(certificate.claims[0].goal, Goal::NotLose);
+    let confirmed = check(&certificate, Some(&small)).unwrap();
+    assert_eq!(confirmed.value, None);
+    // Without its strategy it proves nothing.
+    let mut emptied = certificate.clone();
+    emptied.claims[0].strategy.clear();
+    assert!(check(&emptied, Some(&small)).is_err());
+    let mut no_claims = certificate;
+    no_claims.claims.clear();
+    assert!(check(&no_claims, Some(&small)).is_err());
 }
 
 #[test]

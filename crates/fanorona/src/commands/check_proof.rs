@@ -101,7 +101,7 @@ impl CheckProofArgs {
                 file,
                 holds: true,
                 position: Some(format_position(&confirmed.board, &confirmed.root)),
-                value: Some(confirmed.value.name()),
+                value: confirmed.value.map(|value| value.name()),
                 positions: Some(confirmed.positions),
                 table_leaves: Some(confirmed.table_leaves),
                 rule_leaves: Some(confirmed.rule_leaves),
@@ -123,11 +123,18 @@ impl CheckProofArgs {
         if self.json {
             print_json(&report);
         } else if report.holds {
+            let what = match (report.value, report.claims.first()) {
+                (Some(value), _) => format!("a {value} for the side to move"),
+                (None, Some(hold)) => format!(
+                    "{} cannot lose, so the other side cannot force a win (a bound, not the value)",
+                    hold.strategist
+                ),
+                (None, None) => String::new(),
+            };
             println!(
-                "{}: holds: {} is a {} for the side to move ({} strategy positions, {} table leaves, {} rule leaves)",
+                "{}: holds: {} is {what} ({} strategy positions, {} table leaves, {} rule leaves)",
                 report.file,
                 report.position.as_deref().unwrap_or(""),
-                report.value.unwrap_or(""),
                 report.positions.unwrap_or(0),
                 report.table_leaves.unwrap_or(0),
                 report.rule_leaves.unwrap_or(0)
