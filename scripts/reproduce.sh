@@ -47,15 +47,19 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
     report=$("$bin" solve "${where[@]}" --tables "$tables" --stones "$stones" \
         --certificate "$certificate" --max-nodes "$max_nodes" --memory "$memory" --json \
         2>/dev/null) || true
-    local value nodes seconds check
+    local value nodes seconds check confirmed
     value=$(field value "$report")
     nodes=$(field nodes "$report")
     seconds=$(field seconds "$report")
+    check="none"
     if [ -f "$certificate" ] &&
-        "$bin" check-proof "$certificate" --tables "$tables" --json >/dev/null 2>&1; then
-        check="checked"
-    else
-        check="none"
+        confirmed=$("$bin" check-proof "$certificate" --tables "$tables" --json 2>/dev/null); then
+        if [ "$(field value "$confirmed")" = null ]; then
+            # Only one search settled: the certificate of a bound (that side cannot lose).
+            check="bound checked: $(sed -E 's/.*"strategist":"([a-z]+)".*/\1/' <<<"$confirmed") cannot lose"
+        else
+            check="checked"
+        fi
     fi
     printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %s | %s |\n" \
         "$board" "$name" "$value" "$published" "$stones" "$built" "$seconds" "$nodes" "$check"

@@ -31,6 +31,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_broken_pipes();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => args.run(),
@@ -49,3 +50,17 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// End quietly when the reader of the output goes away (`fanorona perft 7 | head -1`), as
+/// command-line tools do, instead of panicking on the failed write: Rust ignores SIGPIPE, so
+/// restore its default.
+#[cfg(unix)]
+fn quiet_broken_pipes() {
+    // SAFETY: setting a signal's disposition to the default, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_broken_pipes() {}

@@ -297,3 +297,20 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
         "finished searches are removed"
     );
 }
+
+#[test]
+#[cfg(unix)]
+fn a_reader_that_goes_away_is_no_panic() {
+    // `fanorona perft 6 | head -0`: the reader is gone before the command writes anything.
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["perft", "6", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -39,6 +39,8 @@ struct CheckReport {
 #[derive(Serialize)]
 struct ClaimReport {
     strategist: &'static str,
+    #[serde(skip)]
+    other_side: &'static str,
     goal: &'static str,
     first_turn: Option<String>,
 }
@@ -66,6 +68,7 @@ fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> V
             });
             ClaimReport {
                 strategist: claim.strategist().name(),
+                other_side: claim.strategist().other().name(),
                 goal: match claim.goal {
                     Goal::Win => "win",
                     Goal::NotLose => "not lose",
@@ -124,15 +127,15 @@ impl CheckProofArgs {
             print_json(&report);
         } else if report.holds {
             let what = match (report.value, report.claims.first()) {
-                (Some(value), _) => format!("a {value} for the side to move"),
+                (Some(value), _) => format!(" is a {value} for the side to move"),
                 (None, Some(hold)) => format!(
-                    "{} cannot lose, so the other side cannot force a win (a bound, not the value)",
-                    hold.strategist
+                    ": {} cannot lose, so {} cannot force a win (a bound, not the value)",
+                    hold.strategist, hold.other_side
                 ),
                 (None, None) => String::new(),
             };
             println!(
-                "{}: holds: {} is {what} ({} strategy positions, {} table leaves, {} rule leaves)",
+                "{}: holds: {}{what} ({} strategy positions, {} table leaves, {} rule leaves)",
                 report.file,
                 report.position.as_deref().unwrap_or(""),
                 report.positions.unwrap_or(0),
