@@ -299,6 +299,41 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn one_side_searched_alone_goes_on_with_another_table_size() {
+    let dir = scratch("solve-only");
+    let state = dir.join("state");
+    let common = [
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        dir.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+        "--only",
+        "white",
+        "--json",
+    ];
+    let first = fanorona(&[&common[..], &["--max-nodes", "200", "--memory", "16"]].concat());
+    assert_eq!(first.status.code(), Some(1));
+    let stopped: Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(stopped["mover_can_force_a_win"], "unknown");
+    assert_eq!(stopped["waiting_can_force_a_win"], "unknown");
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        1,
+        "only White's search is saved"
+    );
+    // Half the table: the saved entries are moved into it.
+    let second = json(&[&common[..], &["--max-nodes", "100000", "--memory", "8"]].concat());
+    assert_eq!(second["value"], "win");
+    assert_eq!(second["mover_can_force_a_win"], "yes");
+    assert_eq!(second["waiting_can_force_a_win"], "unknown");
+    assert!(second["nodes"].as_u64() > stopped["nodes"].as_u64());
+    assert_eq!(std::fs::read_dir(&state).unwrap().count(), 0);
+}
+
+#[test]
 #[cfg(unix)]
 fn a_reader_that_goes_away_is_no_panic() {
     // `fanorona perft 6 | head -0`: the reader is gone before the command writes anything.

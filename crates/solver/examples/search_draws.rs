@@ -31,6 +31,7 @@ fn main() {
             stop: None,
             progress: &NoProgress,
             state: None,
+            only: None,
         };
         let expected = full.probe(&position).unwrap().value();
         let fen = format_position(&board, &position);

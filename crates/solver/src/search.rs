@@ -181,6 +181,31 @@ type Slot = [u64; 4];
 const BLACK_TO_MOVE: u64 = 1 << 63;
 const USED: u64 = 1 << 63;
 
+/// The position a used slot is about (the inverse of [`key`]).
+fn slot_position(slot: &Slot) -> Position {
+    let side = if slot[0] & BLACK_TO_MOVE != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Position {
+        mover: Bitboard(slot[0] & !BLACK_TO_MOVE),
+        waiting: Bitboard(slot[1] & !USED),
+        side,
+    }
+}
+
+/// One slot of a saved table.
+fn read_slot(input: &mut impl Read) -> io::Result<Slot> {
+    let mut slot = [0u64; 4];
+    let mut word = [0u8; 8];
+    for value in slot.iter_mut() {
+        input.read_exact(&mut word)?;
+        *value = u64::from_le_bytes(word);
+    }
+    Ok(slot)
+}
+
 fn key(position: &Position) -> (u64, u64) {
     let side = match position.side {
         Color::White => 0,
@@ -303,19 +328,7 @@ impl TranspositionTable {
         self.slots.iter().filter_map(|slot| {
             let numbers = slot[2];
             let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
-            if slot[1] & USED == 0 || resolved {
-                return None;
-            }
-            let side = if slot[0] & BLACK_TO_MOVE != 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            Some(Position {
-                mover: Bitboard(slot[0] & !BLACK_TO_MOVE),
-                waiting: Bitboard(slot[1] & !USED),
-                side,
-            })
+            (slot[1] & USED != 0 && !resolved).then(|| slot_position(slot))
         })
     }
 
@@ -333,28 +346,34 @@ impl TranspositionTable {
     }
 
     fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
-        let b = self.bucket(position);
         let (mover, waiting) = key(position);
-        let bucket = &mut self.slots[b..b + 2];
-        let work_of = |slot: &Slot| slot[3] >> 32;
-        let at = match bucket
-            .iter()
-            .position(|slot| slot[0] == mover && slot[1] == waiting)
-        {
-            Some(i) => i,
-            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
-        };
         let height = if numbers.is_proven() {
             numbers.extra
         } else {
             0
         };
-        bucket[at] = [
+        self.store([
             mover,
             waiting,
             numbers.proof as u64 | (numbers.disproof as u64) << 32,
             height as u64 | work.min(u32::MAX as u64) << 32,
-        ];
+        ]);
+    }
+
+    /// Write `slot` into its bucket: over the same position's slot, else over the one that
+    /// cost less work.
+    fn store(&mut self, slot: Slot) {
+        let b = self.bucket(&slot_position(&slot));
+        let bucket = &mut self.slots[b..b + 2];
+        let work_of = |slot: &Slot| slot[3] >> 32;
+        let at = match bucket
+            .iter()
+            .position(|old| old[0] == slot[0] && old[1] == slot[1])
+        {
+            Some(i) => i,
+            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
+        };
+        bucket[at] = slot;
     }
 }
 
@@ -548,8 +567,8 @@ impl<'a> Search<'a> {
         std::fs::rename(&temporary, path)
     }
 
-    /// Go on from a table written by [`Search::save`] for the same attacker (its size replaces
-    /// this search's); the nodes spent before count toward the limit.
+    /// Go on from a table written by [`Search::save`] for the same attacker (of any size: see
+    /// below); the nodes spent before count toward the limit.
     pub fn resume(&mut self, path: &Path) -> io::Result<()> {
         let bad = |why: &str| {
             io::Error::new(
@@ -576,20 +595,24 @@ impl<'a> Search<'a> {
         if count < 2 || !count.is_power_of_two() {
             return Err(bad("a table size that is not a power of two"));
         }
-        let mut slots = SlotMemory::zeroed(count);
-        for slot in slots.iter_mut() {
-            for value in slot.iter_mut() {
-                input.read_exact(&mut word)?;
-                *value = u64::from_le_bytes(word);
+        if count == self.table.slots.len() {
+            for slot in self.table.slots.iter_mut() {
+                *slot = read_slot(&mut input)?;
+            }
+        } else {
+            // Another --memory than the saved run's: move the entries into this table (where
+            // it is smaller, those that lose a collision are dropped).
+            self.table.slots.fill([0; 4]);
+            for _ in 0..count {
+                let slot = read_slot(&mut input)?;
+                if slot[1] & USED != 0 {
+                    self.table.store(slot);
+                }
             }
         }
         if input.read(&mut word)? != 0 {
             return Err(bad("longer than its table"));
         }
-        self.table = TranspositionTable {
-            mask: count / 2 - 1,
-            slots,
-        };
         self.node_limit = self.node_limit.saturating_add(nodes);
         self.nodes = nodes;
         self.reported = nodes;
@@ -1120,6 +1143,63 @@ fn select(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::NoProgress;
+
+    #[test]
+    fn a_saved_search_goes_on_in_a_table_of_another_size() {
+        let board = Board::new(3, 5).unwrap();
+        let start = Position::standard_start(&board);
+        let limits = |memory| Limits {
+            nodes: 1_000_000,
+            memory,
+        };
+        let mut search = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits(1 << 20),
+            &NoProgress,
+        );
+        assert_eq!(search.solve(&start), Outcome::Proven);
+        let file = std::env::temp_dir().join(format!("fanorona-resize-{}", std::process::id()));
+        search.save(&file).unwrap();
+        let settled: Vec<Position> = search
+            .table
+            .slots
+            .iter()
+            .filter(|slot| slot[1] & USED != 0)
+            .map(slot_position)
+            .filter(|p| search.known(p).is_some())
+            .collect();
+        for memory in [1 << 19, 1 << 22] {
+            let mut resumed = Search::new(
+                &board,
+                Rules::default(),
+                None,
+                Color::White,
+                limits(memory),
+                &NoProgress,
+            );
+            resumed.resume(&file).unwrap();
+            assert_eq!(resumed.nodes(), search.nodes());
+            assert_eq!(resumed.known(&start), search.known(&start));
+            let kept = settled
+                .iter()
+                .filter(|p| resumed.known(p) == search.known(p))
+                .count();
+            if memory > 1 << 20 {
+                assert_eq!(kept, settled.len(), "a larger table keeps every entry");
+            } else {
+                assert!(
+                    kept * 2 >= settled.len(),
+                    "kept {kept} of {}",
+                    settled.len()
+                );
+            }
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
 
     fn kid(proof: Number, disproof: Number) -> Child {
         Child {

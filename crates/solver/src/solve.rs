@@ -63,6 +63,10 @@ pub struct SolveSetup<'a> {
     /// certificate not yet read off) both searches are saved there, and the next run with the
     /// same directory goes on from them; the files are removed once the value is settled.
     pub state: Option<&'a Path>,
+    /// Run only the search "can this side force a win?" (the other is left unknown, and its
+    /// saved state, if any, untouched): half the memory and one core, for a question that
+    /// needs them all.
+    pub only: Option<Color>,
 }
 
 /// Solve `root`: its value for the side to move, and a certificate if asked for.
@@ -73,6 +77,9 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
             let spawn = std::thread::Builder::new().stack_size(SEARCH_STACK);
             spawn
                 .spawn_scoped(scope, move || {
+                    if setup.only.is_some_and(|side| side != attacker) {
+                        return Ok((idle_search(setup, attacker), Outcome::Unknown));
+                    }
                     let mut search = new_search(setup, attacker);
                     let saved = setup.state.map(|dir| state_file(dir, root, attacker));
                     if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
@@ -123,7 +130,10 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
     // the other goes on (or while the certificate is still to be read off).
     if let Some(directory) = setup.state {
         if value.is_none() || setup.certificate {
-            for search in [&for_mover.0, &for_waiting.0] {
+            let searched = [&for_mover.0, &for_waiting.0]
+                .into_iter()
+                .filter(|search| setup.only.is_none_or(|side| side == search.attacker()));
+            for search in searched {
                 let file = state_file(directory, root, search.attacker());
                 search
                     .save(&file)
@@ -188,6 +198,22 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
 fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
     let side = attacker.name();
     directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
+}
+
+/// A search that is not run (see [`SolveSetup::only`]): no nodes, the smallest table.
+fn idle_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
+    let limits = Limits {
+        nodes: 0,
+        memory: 0,
+    };
+    Search::new(
+        setup.board,
+        setup.rules,
+        setup.tables,
+        attacker,
+        limits,
+        setup.progress,
+    )
 }
 
 fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {

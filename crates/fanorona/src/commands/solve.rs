@@ -4,8 +4,8 @@
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
-use clap::Args;
-use fanorona_engine::format_position;
+use clap::{Args, ValueEnum};
+use fanorona_engine::{format_position, Color};
 use fanorona_solver::{check, solve, Limits, Outcome, SolveSetup, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -36,9 +36,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// Keep the searches here between runs: a search stopped by Ctrl-C or by --max-nodes is
-    /// saved, and a later run with the same directory and position goes on from it.
+    /// saved, and a later run with the same directory and position goes on from it (--memory
+    /// may differ between runs: the saved table is moved into one of the new size).
     #[arg(long, value_name = "DIR")]
     state: Option<PathBuf>,
+    /// Run only the search "can this side force a win?" (the other is reported unknown and
+    /// its saved state left alone): one core and half the memory, for a long question.
+    #[arg(long, value_name = "SIDE")]
+    only: Option<Side>,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -57,6 +62,22 @@ struct SolveReport {
     table_stones: usize,
     certificate: Option<String>,
     certificate_positions: Option<usize>,
+}
+
+/// A side, on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
 }
 
 fn outcome_name(outcome: Outcome) -> &'static str {
@@ -84,7 +105,13 @@ impl SolveArgs {
         }
         let clock = Instant::now();
         let bar = Bar::new();
-        bar.phase_of("searching (both sides)", 2 * self.max_nodes);
+        let only = self.only.map(Side::color);
+        let (phase, searches) = match only {
+            Some(Color::White) => ("searching (can White force a win?)", 1),
+            Some(Color::Black) => ("searching (can Black force a win?)", 1),
+            None => ("searching (both sides)", 2),
+        };
+        bar.phase_of(phase, searches * self.max_nodes);
         let setup = SolveSetup {
             board: &board,
             rules,
@@ -97,6 +124,7 @@ impl SolveArgs {
             stop: Some(&STOP),
             progress: &bar,
             state: self.state.as_deref(),
+            only,
         };
         let solution = solve(&setup, &position);
         bar.finish();
