@@ -55,7 +55,7 @@ impl Search<'_> {
             .collect();
         // Positions the search never reached may be added, up to this many in all: a hold
         // needs every turn of the attacker answered, and df-pn looks at the most promising.
-        let most = 2 * candidates.len() + EXPLORE_AT_LEAST;
+        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
         // For every candidate: alive until shown to fail; for the defender's, the number of
         // turns that hold. `parents` lists (child, parent) for every turn between candidates.
         let mut alive = Vec::with_capacity(candidates.len());
@@ -157,6 +157,11 @@ impl Search<'_> {
             .collect();
         found.sort_unstable_by_key(|p| (p.mover.0, p.waiting.0, p.side == Color::Black));
         found.dedup();
+        if found.len() > MOST_CANDIDATES / 2 {
+            // Too many to close in memory: the fewest stones first (where play goes round).
+            found.sort_by_key(|p| p.mover.count() + p.waiting.count());
+            found.truncate(MOST_CANDIDATES / 2);
+        }
         found
     }
 
@@ -181,6 +186,10 @@ impl Search<'_> {
         }
     }
 }
+
+/// The most positions one closure looks at (about 100 bytes each while it runs), half of them
+/// from the table at most.
+const MOST_CANDIDATES: usize = 1 << 25;
 
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
