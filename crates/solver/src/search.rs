@@ -671,6 +671,17 @@ impl<'a> Search<'a> {
         self.root_choice
     }
 
+    /// The proof and disproof numbers the table holds for `position` (0 and [`INFINITE`] for
+    /// a proof, the reverse for a disproof), if it holds any: where a long search stands.
+    pub fn stored_numbers(&self, position: &Position) -> Option<(Number, Number)> {
+        if self.is_held(position) {
+            return Some((INFINITE, 0));
+        }
+        self.table
+            .get(position)
+            .map(|slot| (slot.proof, slot.disproof))
+    }
+
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.
     pub fn known(&self, position: &Position) -> Option<(Outcome, u32)> {
         if let Some(numbers) = self.leaf(position) {
