@@ -442,7 +442,8 @@ pub struct Search<'a> {
     /// How many closures have run: a node expanded across one looks its result up again.
     closures: u64,
     /// The positions closures found held (disproven outright), kept apart from the table so
-    /// that no collision there loses them; with a bit filter in front, as for `path_dependent`.
+    /// that no collision there loses them; with a bit filter in front, as for `path_dependent`
+    /// (allocated by the first closure that finds any).
     held: FastSet<Position>,
     held_filter: Vec<u64>,
 }
@@ -511,7 +512,7 @@ impl<'a> Search<'a> {
             closure_seconds: 0.0,
             closures: 0,
             held: FastSet::default(),
-            held_filter: vec![0; FILTER_WORDS],
+            held_filter: Vec::new(),
         }
     }
 
@@ -976,8 +977,12 @@ impl<'a> Search<'a> {
         stretches.push((length, hash));
     }
 
-    /// Whether a closure found `position` held.
+    /// Whether a closure found `position` held. (Asked for every child looked at: free until
+    /// a closure has found something.)
     fn is_held(&self, position: &Position) -> bool {
+        if self.held.is_empty() {
+            return false;
+        }
         let (word, bit) = filter_bit(position);
         self.held_filter[word] & bit != 0 && self.held.contains(position)
     }

@@ -18,7 +18,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::{filter_bit, FastMap, Numbers, Search, NO_DEPTH};
+use super::{filter_bit, FastMap, Numbers, Search, FILTER_WORDS, NO_DEPTH};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 
@@ -121,6 +121,9 @@ impl Search<'_> {
                     failed.push(parent);
                 }
             }
+        }
+        if self.held_filter.is_empty() && alive.iter().any(|&a| a) {
+            self.held_filter = vec![0; FILTER_WORDS];
         }
         let mut held = 0;
         for (position, _) in candidates.iter().zip(&alive).filter(|(_, &a)| a) {
