@@ -43,54 +43,81 @@ pub(super) struct Closure {
     pub held: usize,
 }
 
+/// The positions a closure looks at and the turns between them.
+struct HoldGraph {
+    candidates: Vec<Position>,
+    /// Per candidate: not (yet) shown to fail.
+    alive: Vec<bool>,
+    /// Per candidate: how many of its turns hold (what a defender's position needs one of).
+    holding_turns: Vec<u32>,
+    /// (child, parent) for every turn from one candidate to another, sorted.
+    parents: Vec<(u32, u32)>,
+    /// Candidates shown to fail whose parents are still to be looked at again.
+    failed: Vec<u32>,
+    /// (candidate, position): the table's disproofs a candidate's turns lead to.
+    relied: Vec<(u32, Position)>,
+}
+
 impl Search<'_> {
     /// Store as disproven every position of the greatest held set among the unresolved
     /// positions of at most `max_stones` stones (see the module's documentation).
     pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
-        let mut candidates = self.hold_candidates(max_stones);
+        let mut graph = self.hold_graph(max_stones);
+        graph.eliminate(self.attacker);
+        let held = self.keep_held(&graph);
+        Closure {
+            candidates: graph.candidates.len(),
+            held,
+        }
+    }
+
+    /// The candidates, each looked at once: which turns hold, which lead to other candidates,
+    /// and which fail outright. Positions the search never reached are added as candidates too,
+    /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
+    /// at the most promising.
+    fn hold_graph(&self, max_stones: u32) -> HoldGraph {
+        let candidates = self.hold_candidates(max_stones);
+        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
         let mut index: FastMap<Position, u32> = candidates
             .iter()
             .enumerate()
             .map(|(i, &position)| (position, i as u32))
             .collect();
-        // Positions the search never reached may be added, up to this many in all: a hold
-        // needs every turn of the attacker answered, and df-pn looks at the most promising.
-        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
-        // For every candidate: alive until shown to fail; for the defender's, the number of
-        // turns that hold. `parents` lists (child, parent) for every turn between candidates.
-        let mut alive = Vec::with_capacity(candidates.len());
-        let mut holding_turns = Vec::with_capacity(candidates.len());
-        let mut parents: Vec<(u32, u32)> = Vec::new();
-        let mut failed: Vec<u32> = Vec::new();
-        // For each candidate, the table's disproofs it relies on: (candidate, position).
-        let mut relied: Vec<(u32, Position)> = Vec::new();
+        let mut graph = HoldGraph {
+            alive: Vec::with_capacity(candidates.len()),
+            holding_turns: Vec::with_capacity(candidates.len()),
+            candidates,
+            parents: Vec::new(),
+            failed: Vec::new(),
+            relied: Vec::new(),
+        };
         let mut next = Vec::with_capacity(64);
         let mut i = 0;
-        while i < candidates.len() {
-            let position = candidates[i];
+        while i < graph.candidates.len() {
+            let position = graph.candidates[i];
             next.clear();
             children(self.board, &position, &mut next);
-            let mut holding = 0;
-            let mut open = false;
+            let (mut holding, mut open) = (0, false);
             for child in &next {
                 let mut target = self.hold_target(child, &index);
-                if matches!(target, Target::Unknown) && candidates.len() < most {
-                    let stones = child.mover.count() + child.waiting.count();
-                    if stones <= max_stones {
-                        target = Target::Candidate(candidates.len() as u32);
-                        index.insert(*child, candidates.len() as u32);
-                        candidates.push(*child);
-                    }
+                let stones = child.mover.count() + child.waiting.count();
+                if matches!(target, Target::Unknown)
+                    && graph.candidates.len() < most
+                    && stones <= max_stones
+                {
+                    target = Target::Candidate(graph.candidates.len() as u32);
+                    index.insert(*child, graph.candidates.len() as u32);
+                    graph.candidates.push(*child);
                 }
                 match target {
                     Target::Held => holding += 1,
                     Target::DisprovenInTable => {
                         holding += 1;
-                        relied.push((i as u32, *child));
+                        graph.relied.push((i as u32, *child));
                     }
                     Target::Candidate(j) => {
                         holding += 1;
-                        parents.push((j, i as u32));
+                        graph.parents.push((j, i as u32));
                     }
                     Target::Open | Target::Unknown => open = true,
                 }
@@ -100,52 +127,52 @@ impl Search<'_> {
             } else {
                 holding == 0
             };
-            alive.push(!fails);
-            holding_turns.push(holding);
+            graph.alive.push(!fails);
+            graph.holding_turns.push(holding);
             if fails {
-                failed.push(i as u32);
+                graph.failed.push(i as u32);
             }
             i += 1;
         }
-        parents.sort_unstable();
-        while let Some(dropped) = failed.pop() {
-            let from = parents.partition_point(|&(child, _)| child < dropped);
-            for &(_, parent) in parents[from..].iter().take_while(|&&(c, _)| c == dropped) {
-                let p = parent as usize;
-                if !alive[p] {
-                    continue;
-                }
-                holding_turns[p] -= 1;
-                if candidates[p].side == self.attacker || holding_turns[p] == 0 {
-                    alive[p] = false;
-                    failed.push(parent);
-                }
-            }
-        }
-        if self.held_filter.is_empty() && alive.iter().any(|&a| a) {
+        graph.parents.sort_unstable();
+        graph
+    }
+
+    /// Store the candidates still alive as disproven outright, with the table's disproofs they
+    /// rely on; returns how many.
+    fn keep_held(&mut self, graph: &HoldGraph) -> usize {
+        if self.held_filter.is_empty() && graph.alive.iter().any(|&a| a) {
             self.held_filter = vec![0; FILTER_WORDS];
         }
         let mut held = 0;
-        for (position, _) in candidates.iter().zip(&alive).filter(|(_, &a)| a) {
+        for (position, _) in graph
+            .candidates
+            .iter()
+            .zip(&graph.alive)
+            .filter(|(_, &a)| a)
+        {
             let numbers = Numbers {
                 extra: NO_DEPTH,
                 ..Numbers::DISPROVEN
             };
             self.table.put(position, numbers, HELD_WORK);
-            let (word, bit) = filter_bit(position);
-            self.held_filter[word] |= bit;
-            self.held.insert(*position);
+            self.mark_held(position);
             held += 1;
         }
-        for (_, position) in relied.iter().filter(|(i, _)| alive[*i as usize]) {
-            let (word, bit) = filter_bit(position);
-            self.held_filter[word] |= bit;
-            self.held.insert(*position);
+        for (_, position) in graph
+            .relied
+            .iter()
+            .filter(|(i, _)| graph.alive[*i as usize])
+        {
+            self.mark_held(position);
         }
-        Closure {
-            candidates: candidates.len(),
-            held,
-        }
+        held
+    }
+
+    fn mark_held(&mut self, position: &Position) {
+        let (word, bit) = filter_bit(position);
+        self.held_filter[word] |= bit;
+        self.held.insert(*position);
     }
 
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
@@ -186,6 +213,33 @@ impl Search<'_> {
                 Some(&j) => Target::Candidate(j),
                 None => Target::Unknown,
             },
+        }
+    }
+}
+
+impl HoldGraph {
+    /// Drop every candidate that fails, then each parent that fails for want of it (an
+    /// attacker's position as soon as one of its turns fails, a defender's when its last
+    /// holding turn does), until nothing changes: what is left is the greatest held set.
+    fn eliminate(&mut self, attacker: Color) {
+        while let Some(dropped) = self.failed.pop() {
+            let from = self.parents.partition_point(|&(child, _)| child < dropped);
+            let to = from
+                + self.parents[from..]
+                    .iter()
+                    .take_while(|&&(child, _)| child == dropped)
+                    .count();
+            for k in from..to {
+                let parent = self.parents[k].1 as usize;
+                if !self.alive[parent] {
+                    continue;
+                }
+                self.holding_turns[parent] -= 1;
+                if self.candidates[parent].side == attacker || self.holding_turns[parent] == 0 {
+                    self.alive[parent] = false;
+                    self.failed.push(parent as u32);
+                }
+            }
         }
     }
 }
