@@ -13,12 +13,13 @@
 //!
 //! Then from any position of `H` the defender can keep play inside `H` until it reaches a
 //! position the attacker cannot win, or for ever (a draw): the attacker cannot force a win
-//! from any of them, whatever the path before, and each is stored as disproven outright.
+//! from any of them, whatever the path before, and each is disproven outright (kept in the
+//! search's held set, which a saved search does not keep: a resumed one finds them again).
 //! The set is found by elimination, as in retrograde analysis: first every position that fails
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::{filter_bit, FastMap, Numbers, Search, FILTER_WORDS, NO_DEPTH};
+use super::{filter_bit, FastMap, Search, FILTER_WORDS};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 
@@ -138,12 +139,14 @@ impl Search<'_> {
         graph
     }
 
-    /// Store the candidates still alive as disproven outright, with the table's disproofs they
+    /// Keep the candidates still alive as disproven outright, with the table's disproofs they
     /// rely on; returns how many.
     fn keep_held(&mut self, graph: &HoldGraph) -> usize {
         if self.held_filter.is_empty() && graph.alive.iter().any(|&a| a) {
             self.held_filter = vec![0; FILTER_WORDS];
         }
+        // In the held set only, not in the table: a put there always takes a slot from
+        // something, and millions of them pushed out numbers the search still needed.
         let mut held = 0;
         for (position, _) in graph
             .candidates
@@ -151,11 +154,6 @@ impl Search<'_> {
             .zip(&graph.alive)
             .filter(|(_, &a)| a)
         {
-            let numbers = Numbers {
-                extra: NO_DEPTH,
-                ..Numbers::DISPROVEN
-            };
-            self.table.put(position, numbers, HELD_WORK);
             self.mark_held(position);
             held += 1;
         }
@@ -251,7 +249,3 @@ const MOST_CANDIDATES: usize = 1 << 25;
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
 const EXPLORE_AT_LEAST: usize = 1 << 16;
-
-/// The work a held position is stored with: what decides which of two positions keeps a slot
-/// of the table. A closure is worth keeping, though no nodes were counted for it.
-const HELD_WORK: u64 = 1 << 20;
