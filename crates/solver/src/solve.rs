@@ -64,8 +64,8 @@ pub struct SolveSetup<'a> {
     /// same directory goes on from them; the files are removed once the value is settled.
     pub state: Option<&'a Path>,
     /// Run only the search "can this side force a win?" (the other is left unknown, and its
-    /// saved state, if any, untouched): half the memory and one core, for a question that
-    /// needs them all.
+    /// saved state, if any, is kept until the value is settled): half the memory and one core,
+    /// for a question that needs them all.
     pub only: Option<Color>,
 }
 

@@ -40,8 +40,9 @@ pub struct SolveArgs {
     /// may differ between runs: the saved table is moved into one of the new size).
     #[arg(long, value_name = "DIR")]
     state: Option<PathBuf>,
-    /// Run only the search "can this side force a win?" (the other is reported unknown and
-    /// its saved state left alone): one core and half the memory, for a long question.
+    /// Run only the search "can this side force a win?" (the other is reported unknown; its
+    /// saved state is kept until the value is settled): one core and half the memory, for a
+    /// long question.
     #[arg(long, value_name = "SIDE")]
     only: Option<Side>,
     /// Print one JSON document.
