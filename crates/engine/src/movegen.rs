@@ -101,23 +101,22 @@ impl CaptureReach {
     }
 }
 
-/// One capturing step of the stone on `from` in direction `dir`: where it lands, and the sides'
-/// stones afterwards.
+/// A capturing step of the stone on `from` in direction `dir`: where it lands, and the enemy
+/// stones left.
 #[inline(always)]
-fn capture_step(
+fn play_capture(
     board: &Board,
-    mover: Bitboard,
-    waiting: Bitboard,
-    from: Bitboard,
+    from: Point,
     dir: Direction,
     capture: Capture,
-) -> (Bitboard, Bitboard, Bitboard) {
-    let to = board.shift(from, dir);
+    waiting: Bitboard,
+) -> (Point, Bitboard) {
+    let to = board.neighbour_point(from, dir);
     let victims = match capture {
-        Capture::Approach => board.run_from(to.first(), dir, waiting),
-        _ => board.run_from(from.first(), dir.opposite(), waiting),
+        Capture::Approach => board.run_from(to, dir, waiting),
+        _ => board.run_from(from, dir.opposite(), waiting),
     };
-    (to, mover ^ from ^ to, waiting ^ victims)
+    (to, waiting ^ victims)
 }
 
 /// Walk every turn of the side to move (`mover`) against `waiting`.
@@ -281,16 +280,12 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
             return;
         }
         for origin in origins.points() {
-            let from = Bitboard::from_point(origin);
-            let (to, mover_after, waiting_after) =
-                capture_step(self.board, mover, waiting, from, dir, capture);
+            let (to, waiting_after) = play_capture(self.board, origin, dir, capture, waiting);
+            let moved = Bitboard::from_point(origin) | Bitboard::from_point(to);
             self.visitor.turn(
                 origin,
-                &[Step {
-                    to: to.first(),
-                    capture,
-                }],
-                mover_after,
+                &[Step { to, capture }],
+                mover ^ moved,
                 waiting_after,
             );
         }
@@ -335,17 +330,12 @@ impl<V: TurnVisitor> ChainWalker<'_, V> {
         blocked: Bitboard,
         next: u16,
     ) {
-        let board = self.board;
         let (dir, capture) = step_of(step);
-        let to = board.shift(from, dir);
-        let victims = match capture {
-            Capture::Approach => board.run_from(to.first(), dir, waiting),
-            _ => board.run_from(from.first(), dir.opposite(), waiting),
-        };
-        let waiting = waiting ^ victims;
+        let (to_point, waiting) = play_capture(self.board, from.first(), dir, capture, waiting);
+        let to = Bitboard::from_point(to_point);
         // A chain lands on a new point each step, so it has fewer than 64 steps.
         self.steps[self.len & (MAX_STEPS - 1)] = Step {
-            to: to.first(),
+            to: to_point,
             capture,
         };
         self.len += 1;
@@ -409,7 +399,8 @@ fn count_chain(
     let mut stack = [std::mem::MaybeUninit::<Node>::uninit(); MAX_STEPS];
     let mut depth = 0usize;
     let mut turns = 1;
-    let (mut at, mut waiting) = play_capture(board, origin, step, waiting);
+    let (dir, capture) = step_of(step);
+    let (mut at, mut waiting) = play_capture(board, origin, dir, capture, waiting);
     // Empty and not yet visited: the origin stays blocked, as the mover's stones do.
     let mut free = board.all() & !(mover | waiting) & !Bitboard::from_point(at);
     let mut candidates = next;
@@ -417,7 +408,7 @@ fn count_chain(
         while candidates != 0 {
             let step = candidates.trailing_zeros();
             candidates &= candidates - 1;
-            let dir = step_of(step).0;
+            let (dir, capture) = step_of(step);
             let landing = board.surroundings_after_step(at, dir);
             let after = continuation_directions(landing, free, waiting, dir);
             turns += 1;
@@ -434,7 +425,7 @@ fn count_chain(
                     depth += 1;
                 }
                 let before = waiting;
-                (at, waiting) = play_capture(board, at, step, waiting);
+                (at, waiting) = play_capture(board, at, dir, capture, waiting);
                 // The landing point was free; the captured points now are.
                 free = (free ^ Bitboard::from_point(at)) | (before ^ waiting);
                 candidates = after;
@@ -448,19 +439,6 @@ fn count_chain(
         let node = unsafe { stack[depth & (MAX_STEPS - 1)].assume_init() };
         (waiting, free, at, candidates) = (node.waiting, node.free, node.at, node.candidates);
     }
-}
-
-/// The capturing step `step` (see [`step_of`]) of the stone on `from`: where it lands, and the
-/// enemy stones left.
-#[inline(always)]
-fn play_capture(board: &Board, from: Point, step: u32, waiting: Bitboard) -> (Point, Bitboard) {
-    let (dir, capture) = step_of(step);
-    let to = board.neighbour_point(from, dir);
-    let victims = match capture {
-        Capture::Approach => board.run_from(to, dir, waiting),
-        _ => board.run_from(from, dir.opposite(), waiting),
-    };
-    (to, waiting ^ victims)
 }
 
 /// A capturing step as a number 0..16: the direction's index, plus 8 for a withdrawal.
