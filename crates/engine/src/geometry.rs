@@ -59,9 +59,25 @@ impl Direction {
         self as usize
     }
 
+    /// The direction with [`Direction::index`] `index & 7` (a match rather than `ALL[..]`, so
+    /// that it compiles to nothing instead of a table load).
+    #[inline(always)]
+    pub const fn from_index(index: usize) -> Direction {
+        match index & 7 {
+            0 => Direction::SouthWest,
+            1 => Direction::South,
+            2 => Direction::SouthEast,
+            3 => Direction::West,
+            4 => Direction::East,
+            5 => Direction::NorthWest,
+            6 => Direction::North,
+            _ => Direction::NorthEast,
+        }
+    }
+
     #[inline(always)]
     pub const fn opposite(self) -> Direction {
-        Direction::ALL[7 - self as usize]
+        Direction::from_index(7 - self as usize)
     }
 
     /// (file change, rank change) of one step.
