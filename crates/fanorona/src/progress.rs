@@ -1,6 +1,6 @@
 //! Progress for long jobs: the solver's `Progress` drawn with indicatif on stderr. When stderr
 //! is not a terminal (a job under `nohup`, output to a log), a plain line every 30 seconds
-//! instead, so that a log shows how far the job got.
+//! instead, with the rate since the previous line, so that a log shows how far the job got.
 
 use fanorona_solver::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -10,8 +10,23 @@ use std::time::{Duration, Instant};
 
 pub struct Bar {
     bar: ProgressBar,
-    /// For plain lines: when the last was written.
-    plain: Option<Mutex<Instant>>,
+    /// For plain lines: when the last was written, and how much was done then.
+    plain: Option<Mutex<Mark>>,
+}
+
+/// Where the job stood at the last plain line; a line gives the rate since then.
+struct Mark {
+    at: Instant,
+    done: u64,
+}
+
+impl Mark {
+    fn now(done: u64) -> Mark {
+        Mark {
+            at: Instant::now(),
+            done,
+        }
+    }
 }
 
 const PLAIN_EVERY: Duration = Duration::from_secs(30);
@@ -25,7 +40,7 @@ impl Bar {
             )
             .expect("the template is valid"),
         );
-        let plain = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
+        let plain = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Mark::now(0)));
         Bar { bar, plain }
     }
 
@@ -39,21 +54,22 @@ impl Bar {
     }
 
     fn plain_line(&self) {
-        let Some(last) = &self.plain else { return };
-        let mut last = last.lock().expect("progress lock");
-        if last.elapsed() < PLAIN_EVERY {
+        let Some(mark) = &self.plain else { return };
+        let mut mark = mark.lock().expect("progress lock");
+        let since = mark.at.elapsed();
+        if since < PLAIN_EVERY {
             return;
         }
-        *last = Instant::now();
-        let elapsed = self.bar.elapsed().as_secs_f64().max(1e-9);
         let done = self.bar.position();
+        let rate = done.saturating_sub(mark.done) as f64 / since.as_secs_f64();
+        *mark = Mark::now(done);
         eprintln!(
             "{}: {} of {} ({:.0}/s, {:.0} s)",
             self.bar.message(),
             done,
             self.bar.length().unwrap_or(0),
-            done as f64 / elapsed,
-            elapsed
+            rate,
+            self.bar.elapsed().as_secs_f64()
         );
     }
 }
@@ -65,11 +81,21 @@ impl Progress for Bar {
         self.bar.set_position(0);
         self.bar.reset_eta();
         self.bar.reset_elapsed();
+        if let Some(mark) = &self.plain {
+            *mark.lock().expect("progress lock") = Mark::now(0);
+        }
     }
 
     fn advance(&self, units: u64) {
         self.bar.inc(units);
         self.plain_line();
+    }
+
+    fn skip(&self, units: u64) {
+        self.bar.inc(units);
+        if let Some(mark) = &self.plain {
+            mark.lock().expect("progress lock").done += units;
+        }
     }
 
     fn note(&self, message: &str) {

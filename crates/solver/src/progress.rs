@@ -7,6 +7,11 @@ pub trait Progress: Sync {
     fn phase(&self, name: &str, total: u64);
     /// `units` more units of the current phase are done.
     fn advance(&self, units: u64);
+    /// `units` of the current phase were done before (a resumed job): they count toward the
+    /// total but not toward the rate.
+    fn skip(&self, units: u64) {
+        self.advance(units);
+    }
     /// A message between phases (a table skipped, rebuilt, written).
     fn note(&self, message: &str);
 }
