@@ -91,7 +91,8 @@ impl Progress for Bar {
         self.plain_line();
     }
 
-    fn skip(&self, units: u64) {
+    fn resumed(&self, units: u64) {
+        self.bar.inc_length(units);
         self.bar.inc(units);
         if let Some(mark) = &self.plain {
             mark.lock().expect("progress lock").done += units;

@@ -7,9 +7,9 @@ pub trait Progress: Sync {
     fn phase(&self, name: &str, total: u64);
     /// `units` more units of the current phase are done.
     fn advance(&self, units: u64);
-    /// `units` of the current phase were done before (a resumed job): they count toward the
-    /// total but not toward the rate.
-    fn skip(&self, units: u64) {
+    /// The job goes on from `units` done by an earlier run, on top of this phase's total (as
+    /// a resumed search's node limit is): they count as done, but not toward the rate.
+    fn resumed(&self, units: u64) {
         self.advance(units);
     }
     /// A message between phases (a table skipped, rebuilt, written).

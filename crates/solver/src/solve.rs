@@ -86,7 +86,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                         search
                             .resume(file)
                             .map_err(|e| ExtractError(e.to_string()))?;
-                        setup.progress.skip(search.nodes());
+                        setup.progress.resumed(search.nodes());
                     }
                     let outcome = search.solve(root);
                     if outcome != Outcome::Unknown {
