@@ -27,6 +27,7 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
+mod held;
 mod holds;
 
 use crate::entry::Entry;
@@ -35,6 +36,7 @@ use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
+use held::HeldSet;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -96,11 +98,15 @@ const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
 /// some searches dive into long drawn lines where the side ahead never wins.
 const LEAD_WEIGHT: i64 = 2;
 
-/// The words of the path-dependent cache's filter: 2^24 bits (2 MiB), for at most 2^22
-/// entries.
+/// The words of each of the search's two filters (see [`Search::filters`]): 2^24 bits (2 MiB),
+/// for at most 2^22 path-dependent entries and a few million held positions.
 const FILTER_WORDS: usize = 1 << 18;
 
-/// A position's word and bit in the path-dependent cache's filter.
+/// Which of a [`Search::filters`] pair is which.
+const PATH_DEPENDENT: usize = 0;
+const HELD: usize = 1;
+
+/// A position's word and bit in the search's filters.
 fn filter_bit(position: &Position) -> (usize, u64) {
     let bits = hash(position) >> 40;
     ((bits >> 6) as usize % FILTER_WORDS, 1 << (bits & 63))
@@ -416,10 +422,12 @@ pub struct Search<'a> {
     /// above it that they relied on.
     path_dependent: FastMap<Position, Vec<(u32, u64)>>,
     path_dependent_count: usize,
-    /// One bit per hash bucket, set for every position in `path_dependent`: most positions
-    /// have no entry, and the bit says so without a lookup in the large map (which missed
-    /// the cache and cost a sixth of the 5x9 search's time).
-    path_dependent_filter: Vec<u64>,
+    /// Two bit filters in front of the large sets, `[PATH_DEPENDENT]` for `path_dependent`,
+    /// `[HELD]` for `held`: a bit per hash bucket, set for every position in the set. Most
+    /// positions are in neither, and the bits say so without a lookup in the set (which missed
+    /// the cache and cost a sixth of the 5x9 search's time). The two words of a position lie
+    /// side by side, so one memory access (prefetched) answers both.
+    filters: Vec<[u64; 2]>,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
     /// re-searches while a hold's certificate is read off.
     covered: FastSet<Position>,
@@ -448,10 +456,8 @@ pub struct Search<'a> {
     /// How many closures have run: a node expanded across one looks its result up again.
     closures: u64,
     /// The positions closures found held (disproven outright), kept apart from the table so
-    /// that no collision there loses them; with a bit filter in front, as for `path_dependent`
-    /// (allocated by the first closure that finds any).
-    held: FastSet<Position>,
-    held_filter: Vec<u64>,
+    /// that no collision there loses them.
+    held: HeldSet,
 }
 
 /// Why a search stopped before resolving its root.
@@ -501,7 +507,7 @@ impl<'a> Search<'a> {
             powers: vec![1],
             path_dependent: FastMap::default(),
             path_dependent_count: 0,
-            path_dependent_filter: vec![0; FILTER_WORDS],
+            filters: vec![[0; 2]; FILTER_WORDS],
             covered: FastSet::default(),
             root_choice: None,
             root_depth: 0,
@@ -517,8 +523,7 @@ impl<'a> Search<'a> {
             run_clock: std::time::Instant::now(),
             closure_seconds: 0.0,
             closures: 0,
-            held: FastSet::default(),
-            held_filter: Vec::new(),
+            held: HeldSet::new(),
         }
     }
 
@@ -755,7 +760,7 @@ impl<'a> Search<'a> {
     /// with the same stretch of path above it: the depth it relies on.
     fn path_dependent_disproof(&self, position: &Position) -> Option<u32> {
         let (word, bit) = filter_bit(position);
-        if self.path_dependent_filter[word] & bit == 0 {
+        if self.filters[word][PATH_DEPENDENT] & bit == 0 {
             return None;
         }
         let stretches = self.path_dependent.get(position)?;
@@ -775,9 +780,16 @@ impl<'a> Search<'a> {
         for child in next {
             self.table.prefetch(child);
             let (word, _) = filter_bit(child);
-            prefetch(&self.path_dependent_filter[word]);
-            if let Some(held) = self.held_filter.get(word) {
-                prefetch(held);
+            prefetch(&self.filters[word]);
+        }
+        // Then the held set's slot of each child its filter bit says may be held (most held
+        // children, few others), before `first_look` asks.
+        if !self.held.is_empty() {
+            for child in next {
+                let (word, bit) = filter_bit(child);
+                if self.filters[word][HELD] & bit != 0 {
+                    self.held.prefetch(child);
+                }
             }
         }
         let mut in_tables = Vec::with_capacity(next.len());
@@ -977,7 +989,7 @@ impl<'a> Search<'a> {
             self.forget_path_dependent();
         }
         let (word, bit) = filter_bit(position);
-        self.path_dependent_filter[word] |= bit;
+        self.filters[word][PATH_DEPENDENT] |= bit;
         let from = relied as usize;
         let length = (self.path_prefix.len() - from) as u32;
         let hash = self.stretch_hash(from);
@@ -998,7 +1010,7 @@ impl<'a> Search<'a> {
             return false; // closures only look at positions of at most `hold_stones`
         }
         let (word, bit) = filter_bit(position);
-        self.held_filter[word] & bit != 0 && self.held.contains(position)
+        self.filters[word][HELD] & bit != 0 && self.held.contains(position)
     }
 
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
@@ -1030,7 +1042,9 @@ impl<'a> Search<'a> {
     fn forget_path_dependent(&mut self) {
         self.path_dependent.clear();
         self.path_dependent_count = 0;
-        self.path_dependent_filter.fill(0);
+        for pair in &mut self.filters {
+            pair[PATH_DEPENDENT] = 0;
+        }
     }
 
     fn count_node(&mut self) -> Result<(), Stopped> {

@@ -19,7 +19,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::{filter_bit, FastMap, Search, FILTER_WORDS};
+use super::{filter_bit, FastMap, Search, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 
@@ -142,9 +142,6 @@ impl Search<'_> {
     /// Keep the candidates still alive as disproven outright, with the table's disproofs they
     /// rely on; returns how many.
     fn keep_held(&mut self, graph: &HoldGraph) -> usize {
-        if self.held_filter.is_empty() && graph.alive.iter().any(|&a| a) {
-            self.held_filter = vec![0; FILTER_WORDS];
-        }
         // In the held set only, not in the table: a put there always takes a slot from
         // something, and millions of them pushed out numbers the search still needed.
         let mut held = 0;
@@ -169,8 +166,8 @@ impl Search<'_> {
 
     fn mark_held(&mut self, position: &Position) {
         let (word, bit) = filter_bit(position);
-        self.held_filter[word] |= bit;
-        self.held.insert(*position);
+        self.filters[word][HELD] |= bit;
+        self.held.insert(position);
     }
 
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
