@@ -106,6 +106,11 @@ const FILTER_WORDS: usize = 1 << 18;
 const PATH_DEPENDENT: usize = 0;
 const HELD: usize = 1;
 
+/// The stones on the board.
+fn stones(position: &Position) -> u32 {
+    position.mover.count() + position.waiting.count()
+}
+
 /// A position's word and bit in the search's filters.
 fn filter_bit(position: &Position) -> (usize, u64) {
     let bits = hash(position) >> 40;
@@ -727,8 +732,7 @@ impl<'a> Search<'a> {
 
     fn table_value(&self, position: &Position) -> Option<Value> {
         let tables = self.tables?;
-        let stones = (position.mover.count() + position.waiting.count()) as usize;
-        if stones > tables.max_stones() {
+        if stones(position) as usize > tables.max_stones() {
             return None;
         }
         tables.probe(position).ok().map(Entry::value)
@@ -775,9 +779,11 @@ impl<'a> Search<'a> {
     /// The children of a node with their numbers before expansion. Those within the endgame
     /// tables are probed together (see [`Tables::probe_many`]).
     fn look_at_children(&self, next: &[Position]) -> Vec<Child> {
-        // Every child's table bucket and filter words are read below; asked for all at once,
+        let table_stones = self.tables.map_or(0, Tables::max_stones);
+        let in_tables = |child: &&Position| stones(child) as usize <= table_stones;
+        // The others' table buckets and filter words are read below; asked for all at once,
         // the misses overlap (the filters were half of a long 5x9 search's time, waiting).
-        for child in next {
+        for child in next.iter().filter(|c| !in_tables(c)) {
             self.table.prefetch(child);
             let (word, _) = filter_bit(child);
             prefetch(&self.filters[word]);
@@ -785,19 +791,14 @@ impl<'a> Search<'a> {
         // Then the held set's slot of each child its filter bit says may be held (most held
         // children, few others), before `first_look` asks.
         if !self.held.is_empty() {
-            for child in next {
+            for child in next.iter().filter(|c| !in_tables(c)) {
                 let (word, bit) = filter_bit(child);
                 if self.filters[word][HELD] & bit != 0 {
                     self.held.prefetch(child);
                 }
             }
         }
-        let mut in_tables = Vec::with_capacity(next.len());
-        if let Some(tables) = self.tables {
-            in_tables.extend(next.iter().filter(|child| {
-                (child.mover.count() + child.waiting.count()) as usize <= tables.max_stones()
-            }));
-        }
+        let in_tables: Vec<Position> = next.iter().filter(in_tables).copied().collect();
         let mut entries = Vec::with_capacity(next.len());
         let probed = match self.tables {
             Some(tables) if !in_tables.is_empty() => {
@@ -1005,8 +1006,7 @@ impl<'a> Search<'a> {
     /// Whether a closure found `position` held. (Asked for every child looked at: free until
     /// a closure has found something.)
     fn is_held(&self, position: &Position) -> bool {
-        let stones = position.mover.count() + position.waiting.count();
-        if self.held.is_empty() || stones > self.hold_stones {
+        if self.held.is_empty() || stones(position) > self.hold_stones {
             return false; // closures only look at positions of at most `hold_stones`
         }
         let (word, bit) = filter_bit(position);

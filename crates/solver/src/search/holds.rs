@@ -19,7 +19,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::{filter_bit, FastMap, Search, HELD};
+use super::{filter_bit, stones, FastMap, Search, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 
@@ -101,10 +101,9 @@ impl Search<'_> {
             let (mut holding, mut open) = (0, false);
             for child in &next {
                 let mut target = self.hold_target(child, &index);
-                let stones = child.mover.count() + child.waiting.count();
                 if matches!(target, Target::Unknown)
                     && graph.candidates.len() < most
-                    && stones <= max_stones
+                    && stones(child) <= max_stones
                 {
                     target = Target::Candidate(graph.candidates.len() as u32);
                     index.insert(*child, graph.candidates.len() as u32);
@@ -177,14 +176,14 @@ impl Search<'_> {
             .table
             .unresolved()
             .chain(self.path_dependent.keys().copied())
-            .filter(|p| p.mover.count() + p.waiting.count() <= max_stones)
+            .filter(|p| stones(p) <= max_stones)
             .filter(|p| self.leaf(p).is_none() && !self.is_held(p))
             .collect();
         found.sort_unstable_by_key(|p| (p.mover.0, p.waiting.0, p.side == Color::Black));
         found.dedup();
         if found.len() > MOST_CANDIDATES / 2 {
             // Too many to close in memory: the fewest stones first (where play goes round).
-            found.sort_by_key(|p| p.mover.count() + p.waiting.count());
+            found.sort_by_key(stones);
             found.truncate(MOST_CANDIDATES / 2);
         }
         found
