@@ -463,6 +463,18 @@ pub struct Search<'a> {
     /// The positions closures found held (disproven outright), kept apart from the table so
     /// that no collision there loses them.
     held: HeldSet,
+    /// Lists of children to reuse (see [`Search::expand`]), and the buffers of
+    /// [`Search::look_at_children`]'s table probes.
+    spare_children: Vec<Vec<Position>>,
+    spare_kids: Vec<Vec<Child>>,
+    probe_buffers: ProbeBuffers,
+}
+
+/// The children a node sends to the endgame tables, and what the tables answer.
+#[derive(Default)]
+struct ProbeBuffers {
+    positions: Vec<Position>,
+    entries: Vec<Entry>,
 }
 
 /// Why a search stopped before resolving its root.
@@ -529,6 +541,9 @@ impl<'a> Search<'a> {
             closure_seconds: 0.0,
             closures: 0,
             held: HeldSet::new(),
+            spare_children: Vec::new(),
+            spare_kids: Vec::new(),
+            probe_buffers: ProbeBuffers::default(),
         }
     }
 
@@ -776,9 +791,10 @@ impl<'a> Search<'a> {
             .map(|&(length, _)| (depth - length as usize) as u32)
     }
 
-    /// The children of a node with their numbers before expansion. Those within the endgame
-    /// tables are probed together (see [`Tables::probe_many`]).
-    fn look_at_children(&self, next: &[Position]) -> Vec<Child> {
+    /// The children of a node with their numbers before expansion, into `kids` (emptied
+    /// first). Those within the endgame tables are probed together (see
+    /// [`Tables::probe_many`]).
+    fn look_at_children(&mut self, next: &[Position], kids: &mut Vec<Child>) {
         let table_stones = self.tables.map_or(0, Tables::max_stones);
         let in_tables = |child: &&Position| stones(child) as usize <= table_stones;
         // The others' table buckets and filter words are read below; asked for all at once,
@@ -798,31 +814,31 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let in_tables: Vec<Position> = next.iter().filter(in_tables).copied().collect();
-        let mut entries = Vec::with_capacity(next.len());
+        let mut probe = std::mem::take(&mut self.probe_buffers);
+        probe.positions.clear();
+        probe.positions.extend(next.iter().filter(in_tables));
+        let (in_tables, entries) = (&probe.positions, &mut probe.entries);
         let probed = match self.tables {
-            Some(tables) if !in_tables.is_empty() => {
-                tables.probe_many(&in_tables, &mut entries).is_ok()
-            }
+            Some(tables) if !in_tables.is_empty() => tables.probe_many(in_tables, entries).is_ok(),
             _ => false,
         };
-        let mut from_tables = in_tables.iter().zip(&entries).peekable();
-        next.iter()
-            .map(|&child| {
-                let numbers = match from_tables.peek() {
-                    Some((&position, entry)) if probed && position == child => {
-                        let numbers = self.numbers_of_value(&child, entry.value());
-                        from_tables.next();
-                        numbers
-                    }
-                    _ => self.first_look(&child),
-                };
-                Child {
-                    position: child,
-                    numbers,
+        let mut from_tables = in_tables.iter().zip(entries.iter()).peekable();
+        kids.clear();
+        kids.extend(next.iter().map(|&child| {
+            let numbers = match from_tables.peek() {
+                Some((&position, entry)) if probed && position == child => {
+                    let numbers = self.numbers_of_value(&child, entry.value());
+                    from_tables.next();
+                    numbers
                 }
-            })
-            .collect()
+                _ => self.first_look(&child),
+            };
+            Child {
+                position: child,
+                numbers,
+            }
+        }));
+        self.probe_buffers = probe;
     }
 
     /// The numbers of a leaf whose value for its side to move is `value`.
@@ -908,6 +924,26 @@ impl<'a> Search<'a> {
         disproof_limit: Number,
         depth: u32,
     ) -> Result<Numbers, Stopped> {
+        // The lists of children come from a pool, one pair per depth of the path, instead of
+        // two allocations per node.
+        let mut next = self.spare_children.pop().unwrap_or_default();
+        let mut kids = self.spare_kids.pop().unwrap_or_default();
+        let limits = (proof_limit, disproof_limit);
+        let result = self.expand_with(position, limits, depth, &mut next, &mut kids);
+        self.spare_children.push(next);
+        self.spare_kids.push(kids);
+        result
+    }
+
+    /// [`Search::expand`] with `next` and `kids` to hold the node's children.
+    fn expand_with(
+        &mut self,
+        position: &Position,
+        (proof_limit, disproof_limit): (Number, Number),
+        depth: u32,
+        next: &mut Vec<Position>,
+        kids: &mut Vec<Child>,
+    ) -> Result<Numbers, Stopped> {
         self.count_node()?;
         let start = self.nodes;
         let closures_before = self.closures;
@@ -927,11 +963,11 @@ impl<'a> Search<'a> {
         // be what it will be when they are expanded.
         self.push_path_hash(position);
         self.path.insert(*position, depth);
-        let mut next = Vec::with_capacity(64); // one allocation for nearly every node
-        children(self.board, position, &mut next);
-        let mut kids = self.look_at_children(&next);
+        next.clear();
+        children(self.board, position, next);
+        self.look_at_children(next, kids);
         let result = loop {
-            let numbers = combine(or_node, &kids);
+            let numbers = combine(or_node, kids);
             if depth == self.root_depth {
                 self.root_numbers = (numbers.proof, numbers.disproof);
             }
@@ -943,7 +979,7 @@ impl<'a> Search<'a> {
                 break Ok(numbers);
             }
             let (best, child_proof_limit, child_disproof_limit) =
-                select(or_node, &kids, numbers, proof_limit, disproof_limit);
+                select(or_node, kids, numbers, proof_limit, disproof_limit);
             let child = kids[best].position;
             match self.expand(&child, child_proof_limit, child_disproof_limit, depth + 1) {
                 Ok(numbers) => kids[best].numbers = numbers,
@@ -965,13 +1001,13 @@ impl<'a> Search<'a> {
                 ..Numbers::DISPROVEN
             };
             if depth == self.root_depth {
-                let kids = self.look_at_children(&next);
-                self.root_choice = settling_child(or_node, &kids, numbers);
+                self.look_at_children(next, kids);
+                self.root_choice = settling_child(or_node, kids, numbers);
             }
             return Ok(numbers);
         }
         if depth == self.root_depth {
-            self.root_choice = settling_child(or_node, &kids, numbers);
+            self.root_choice = settling_child(or_node, kids, numbers);
         }
         if numbers.is_disproven() && numbers.extra < depth {
             self.remember_path_dependent(position, numbers.extra);
