@@ -52,19 +52,7 @@ impl HeldSet {
     }
 
     pub(super) fn contains(&self, position: &Position) -> bool {
-        if self.slots.is_empty() {
-            return false;
-        }
-        let wanted = key(position);
-        let mask = self.slots.len() - 1;
-        let mut at = self.home(position);
-        loop {
-            match self.slots[at] {
-                found if found == wanted => return true,
-                EMPTY => return false,
-                _ => at = (at + 1) & mask,
-            }
-        }
+        !self.slots.is_empty() && self.slots[self.slot(position, key(position))] != EMPTY
     }
 
     /// Add `position`; false if it was there already.
@@ -73,32 +61,32 @@ impl HeldSet {
             self.grow();
         }
         let wanted = key(position);
+        let at = self.slot(position, wanted);
+        if self.slots[at] == wanted {
+            return false;
+        }
+        self.slots[at] = wanted;
+        self.len += 1;
+        true
+    }
+
+    /// The slot that holds `wanted` (the key of `position`), or the empty one where it would
+    /// go: the first of the two from the position's home slot on.
+    fn slot(&self, position: &Position, wanted: Key) -> usize {
         let mask = self.slots.len() - 1;
         let mut at = self.home(position);
-        loop {
-            match self.slots[at] {
-                found if found == wanted => return false,
-                EMPTY => {
-                    self.slots[at] = wanted;
-                    self.len += 1;
-                    return true;
-                }
-                _ => at = (at + 1) & mask,
-            }
+        while self.slots[at] != wanted && self.slots[at] != EMPTY {
+            at = (at + 1) & mask;
         }
+        at
     }
 
     /// Twice the slots (at least 1,024), every key moved to its new home.
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(1024);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
-        let mask = size - 1;
         for stored in old.into_iter().filter(|&k| k != EMPTY) {
-            let position = position_of(stored);
-            let mut at = self.home(&position);
-            while self.slots[at] != EMPTY {
-                at = (at + 1) & mask;
-            }
+            let at = self.slot(&position_of(stored), stored);
             self.slots[at] = stored;
         }
     }
