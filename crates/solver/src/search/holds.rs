@@ -98,6 +98,7 @@ impl Search<'_> {
             let position = graph.candidates[i];
             next.clear();
             children(self.board, &position, &mut next);
+            self.prefetch_lookups(&next);
             let (mut holding, mut open) = (0, false);
             for child in &next {
                 let mut target = self.hold_target(child, &index);
