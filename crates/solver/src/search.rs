@@ -98,9 +98,11 @@ const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
 /// some searches dive into long drawn lines where the side ahead never wins.
 const LEAD_WEIGHT: i64 = 2;
 
-/// The words of each of the search's two filters (see [`Search::filters`]): 2^24 bits (2 MiB),
-/// for at most 2^22 path-dependent entries and a few million held positions.
-const FILTER_WORDS: usize = 1 << 18;
+/// The words of each of the search's two filters (see [`Search::filters`]): 2^26 bits (8 MiB),
+/// for at most 2^22 path-dependent entries and a few million held positions. (With 2^24 bits,
+/// a full path-dependent cache answered "maybe" for a fifth of all positions, each then a
+/// lookup in the large map that missed the cache.)
+const FILTER_WORDS: usize = 1 << 20;
 
 /// Which of a [`Search::filters`] pair is which.
 const PATH_DEPENDENT: usize = 0;
@@ -113,7 +115,8 @@ fn stones(position: &Position) -> u32 {
 
 /// A position's word and bit in the search's filters.
 fn filter_bit(position: &Position) -> (usize, u64) {
-    let bits = hash(position) >> 40;
+    // The top bits: the transposition table's bucket comes from the bottom ones.
+    let bits = hash(position) >> 38;
     ((bits >> 6) as usize % FILTER_WORDS, 1 << (bits & 63))
 }
 
