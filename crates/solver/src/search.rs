@@ -27,8 +27,8 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
-mod held;
 mod holds;
+mod position_map;
 
 use crate::entry::Entry;
 use crate::progress::Progress;
@@ -36,7 +36,7 @@ use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
-use held::HeldSet;
+use position_map::PositionSet;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -465,7 +465,7 @@ pub struct Search<'a> {
     closures: u64,
     /// The positions closures found held (disproven outright), kept apart from the table so
     /// that no collision there loses them.
-    held: HeldSet,
+    held: PositionSet,
     /// Lists of children to reuse (see [`Search::expand`]), and the buffers of
     /// [`Search::look_at_children`]'s table probes.
     spare_children: Vec<Vec<Position>>,
@@ -543,7 +543,7 @@ impl<'a> Search<'a> {
             run_clock: std::time::Instant::now(),
             closure_seconds: 0.0,
             closures: 0,
-            held: HeldSet::new(),
+            held: PositionSet::new(),
             spare_children: Vec::new(),
             spare_kids: Vec::new(),
             probe_buffers: ProbeBuffers::default(),

@@ -19,7 +19,8 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::{filter_bit, stones, FastMap, Search, HELD};
+use super::position_map::PositionMap;
+use super::{filter_bit, stones, Search, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 
@@ -79,11 +80,10 @@ impl Search<'_> {
     fn hold_graph(&self, max_stones: u32) -> HoldGraph {
         let candidates = self.hold_candidates(max_stones);
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
-        let mut index: FastMap<Position, u32> = candidates
-            .iter()
-            .enumerate()
-            .map(|(i, &position)| (position, i as u32))
-            .collect();
+        let mut index = PositionMap::new();
+        for (i, position) in candidates.iter().enumerate() {
+            index.insert(position, i as u32);
+        }
         let mut graph = HoldGraph {
             alive: Vec::with_capacity(candidates.len()),
             holding_turns: Vec::with_capacity(candidates.len()),
@@ -99,6 +99,9 @@ impl Search<'_> {
             next.clear();
             children(self.board, &position, &mut next);
             self.prefetch_lookups(&next);
+            for child in &next {
+                index.prefetch(child);
+            }
             let (mut holding, mut open) = (0, false);
             for child in &next {
                 let mut target = self.hold_target(child, &index);
@@ -107,7 +110,7 @@ impl Search<'_> {
                     && stones(child) <= max_stones
                 {
                     target = Target::Candidate(graph.candidates.len() as u32);
-                    index.insert(*child, graph.candidates.len() as u32);
+                    index.insert(child, graph.candidates.len() as u32);
                     graph.candidates.push(*child);
                 }
                 match target {
@@ -167,7 +170,7 @@ impl Search<'_> {
     fn mark_held(&mut self, position: &Position) {
         let (word, bit) = filter_bit(position);
         self.filters[word][HELD] |= bit;
-        self.held.insert(position);
+        self.held.insert(position, ());
     }
 
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
@@ -190,7 +193,7 @@ impl Search<'_> {
         found
     }
 
-    fn hold_target(&self, child: &Position, index: &FastMap<Position, u32>) -> Target {
+    fn hold_target(&self, child: &Position, index: &PositionMap<u32>) -> Target {
         if let Some(numbers) = self.leaf(child) {
             return if numbers.is_disproven() {
                 Target::Held
@@ -205,7 +208,7 @@ impl Search<'_> {
             Some(slot) if slot.disproof == 0 => Target::DisprovenInTable,
             Some(slot) if slot.proof == 0 => Target::Open,
             _ => match index.get(child) {
-                Some(&j) => Target::Candidate(j),
+                Some(j) => Target::Candidate(j),
                 None => Target::Unknown,
             },
         }

@@ -1,0 +1,169 @@
+//! A map from positions to small values for the search's large, hot sets: the held positions
+//! (see [`super::holds`]), and the candidates of a closure with their numbers.
+//!
+//! These are asked about for nearly every child, and the positions in them are spread over
+//! memory, so each question is a cache miss (two with the standard map: its control bytes and
+//! its entries lie apart). Here a position's entry sits in the slot its hash names, or in the
+//! next few (open addressing): one cache line, which [`PositionMap::prefetch`] can ask for
+//! before the answer is needed. Entries are never removed (these sets only grow).
+
+use super::prefetch;
+use fanorona_engine::{hash, Bitboard, Color, Position};
+
+pub(super) struct PositionMap<V> {
+    /// A position's key and value per slot, the key `EMPTY` where none: fewer than half of
+    /// them are used.
+    slots: Vec<(Key, V)>,
+    len: usize,
+}
+
+/// The held positions.
+pub(super) type PositionSet = PositionMap<()>;
+
+/// The side to move in the top bit of the mover's stones (a board has at most 63 points, so
+/// that bit is free), and the waiting stones.
+type Key = [u64; 2];
+
+/// No position without stones is ever stored.
+const EMPTY: Key = [0, 0];
+
+fn key(position: &Position) -> Key {
+    let side = (position.side == Color::Black) as u64;
+    debug_assert!(position.mover.0 >> 63 == 0, "a board of 64 points");
+    [position.mover.0 | side << 63, position.waiting.0]
+}
+
+/// The position a key was made from.
+fn position_of(stored: Key) -> Position {
+    let side = if stored[0] >> 63 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Position {
+        mover: Bitboard(stored[0] & !(1 << 63)),
+        waiting: Bitboard(stored[1]),
+        side,
+    }
+}
+
+impl<V: Copy + Default> PositionMap<V> {
+    pub(super) fn new() -> PositionMap<V> {
+        PositionMap {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn home(&self, position: &Position) -> usize {
+        hash(position) as usize & (self.slots.len() - 1)
+    }
+
+    /// Start loading the slot where `position` would be.
+    pub(super) fn prefetch(&self, position: &Position) {
+        if !self.slots.is_empty() {
+            prefetch(&self.slots[self.home(position)]);
+        }
+    }
+
+    pub(super) fn get(&self, position: &Position) -> Option<V> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (stored, value) = self.slots[self.slot(position, key(position))];
+        (stored != EMPTY).then_some(value)
+    }
+
+    pub(super) fn contains(&self, position: &Position) -> bool {
+        self.get(position).is_some()
+    }
+
+    /// Add `position` with `value`; false (and nothing changed) if it was there already.
+    pub(super) fn insert(&mut self, position: &Position, value: V) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let wanted = key(position);
+        let at = self.slot(position, wanted);
+        if self.slots[at].0 == wanted {
+            return false;
+        }
+        self.slots[at] = (wanted, value);
+        self.len += 1;
+        true
+    }
+
+    /// The slot that holds `wanted` (the key of `position`), or the empty one where it would
+    /// go: the first of the two from the position's home slot on.
+    fn slot(&self, position: &Position, wanted: Key) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(position);
+        while self.slots[at].0 != wanted && self.slots[at].0 != EMPTY {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// Twice the slots (at least 1,024), every entry moved to its new home.
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![(EMPTY, V::default()); size]);
+        for (stored, value) in old.into_iter().filter(|&(k, _)| k != EMPTY) {
+            let at = self.slot(&position_of(stored), stored);
+            self.slots[at] = (stored, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(seed: u64) -> Position {
+        let mixed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mover = mixed & ((1 << 45) - 1) | 1;
+        Position {
+            mover: Bitboard(mover),
+            waiting: Bitboard((mixed >> 19) & !mover & ((1 << 45) - 1)),
+            side: if seed % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+        }
+    }
+
+    #[test]
+    fn holds_what_was_inserted_and_nothing_else() {
+        let mut map = PositionMap::new();
+        assert_eq!(map.get(&position(1)), None);
+        for seed in 0..10_000 {
+            assert!(map.insert(&position(seed), seed as u32), "{seed} new");
+        }
+        assert!(!map.insert(&position(17), 0), "already there");
+        assert_eq!(map.get(&position(17)), Some(17), "the first value stays");
+        assert_eq!(map.len, 10_000);
+        for seed in 0..10_000 {
+            assert_eq!(map.get(&position(seed)), Some(seed as u32), "{seed}");
+            map.prefetch(&position(seed));
+        }
+        for seed in 10_000..20_000 {
+            assert!(!map.contains(&position(seed)), "{seed}");
+        }
+        // The same stones with the other side to move are another position.
+        let mut other = position(3);
+        other.side = Color::White;
+        assert!(!map.contains(&other));
+    }
+
+    #[test]
+    fn keys_give_back_their_positions() {
+        for seed in 0..1_000 {
+            assert_eq!(position_of(key(&position(seed))), position(seed));
+        }
+    }
+}
