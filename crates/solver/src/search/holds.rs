@@ -176,19 +176,29 @@ impl Search<'_> {
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
     /// `max_stones` stones, each once; never a leaf.
     fn hold_candidates(&self, max_stones: u32) -> Vec<Position> {
+        let eligible =
+            |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
+        // The table holds a position at most once; a path-dependent disproof may be of a
+        // position the table also holds unresolved.
+        let unresolved_in_table = |p: &Position| {
+            self.table
+                .get(p)
+                .is_some_and(|slot| slot.proof != 0 && slot.disproof != 0)
+        };
         let mut found: Vec<Position> = self
             .table
             .unresolved()
-            .chain(self.path_dependent.keys().copied())
-            .filter(|p| stones(p) <= max_stones)
-            .filter(|p| self.leaf(p).is_none() && !self.is_held(p))
+            .chain(
+                self.path_dependent
+                    .keys()
+                    .copied()
+                    .filter(|p| !unresolved_in_table(p)),
+            )
+            .filter(eligible)
             .collect();
-        found.sort_unstable_by_key(|p| (p.mover.0, p.waiting.0, p.side == Color::Black));
-        found.dedup();
         if found.len() > MOST_CANDIDATES / 2 {
             // Too many to close in memory: the fewest stones first (where play goes round).
-            found.sort_by_key(stones);
-            found.truncate(MOST_CANDIDATES / 2);
+            keep_fewest_stones(&mut found, MOST_CANDIDATES / 2);
         }
         found
     }
@@ -242,6 +252,29 @@ impl HoldGraph {
     }
 }
 
+/// Keep `most` of `positions` (more than that many), those with the fewest stones, in their
+/// order. By counting, not sorting: there are tens of millions of them.
+fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) {
+    let mut count = [0usize; 65];
+    for position in positions.iter() {
+        count[stones(position) as usize] += 1;
+    }
+    // Every position with fewer stones than `threshold` fits, and `room` of those with that many.
+    let (mut threshold, mut room) = (0, most);
+    while count[threshold] <= room {
+        room -= count[threshold];
+        threshold += 1;
+    }
+    positions.retain(|position| {
+        let here = stones(position) as usize;
+        let keep = here < threshold || (here == threshold && room > 0);
+        if here == threshold && keep {
+            room -= 1;
+        }
+        keep
+    });
+}
+
 /// The most positions one closure looks at (about 100 bytes each while it runs), half of them
 /// from the table at most.
 const MOST_CANDIDATES: usize = 1 << 25;
@@ -249,3 +282,38 @@ const MOST_CANDIDATES: usize = 1 << 25;
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
 const EXPLORE_AT_LEAST: usize = 1 << 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_engine::Bitboard;
+
+    /// A position of `mover` + 1 stones, told apart by its one waiting stone at `tag`.
+    fn with_stones(mover: u32, tag: u32) -> Position {
+        Position {
+            mover: Bitboard((1 << mover) - 1),
+            waiting: Bitboard(1 << (32 + tag)),
+            side: Color::White,
+        }
+    }
+
+    #[test]
+    fn the_fewest_stones_are_kept_in_their_order() {
+        // 9, 7, 8, 9, 7, 8, ... stones of the mover (plus one waiting), each position once.
+        let positions: Vec<Position> = (0..30)
+            .map(|i| with_stones([9, 7, 8][i % 3], i as u32))
+            .collect();
+        let mut kept = positions.clone();
+        keep_fewest_stones(&mut kept, 14);
+        // All ten of 8 stones, then the first four of 9 (tags 2, 5, 8, 11), in the list's order.
+        let expected: Vec<Position> = positions
+            .iter()
+            .filter(|p| {
+                stones(p) == 8 || (stones(p) == 9 && p.waiting.0.trailing_zeros() < 32 + 12)
+            })
+            .copied()
+            .collect();
+        assert_eq!(expected.len(), 14);
+        assert_eq!(kept, expected);
+    }
+}
