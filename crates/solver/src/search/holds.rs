@@ -52,8 +52,10 @@ struct HoldGraph {
     alive: Vec<bool>,
     /// Per candidate: how many of its turns hold (what a defender's position needs one of).
     holding_turns: Vec<u32>,
-    /// (child, parent) for every turn from one candidate to another, sorted.
-    parents: Vec<(u32, u32)>,
+    /// Every turn from one candidate to another, by the candidate it leads to: the parents of
+    /// candidate `c` are `parents[parent_start[c]..parent_start[c + 1]]`.
+    parent_start: Vec<usize>,
+    parents: Vec<u32>,
     /// Candidates shown to fail whose parents are still to be looked at again.
     failed: Vec<u32>,
     /// (candidate, position): the table's disproofs a candidate's turns lead to.
@@ -88,14 +90,19 @@ impl Search<'_> {
             alive: Vec::with_capacity(candidates.len()),
             holding_turns: Vec::with_capacity(candidates.len()),
             candidates,
+            parent_start: Vec::new(),
             parents: Vec::new(),
             failed: Vec::new(),
             relied: Vec::new(),
         };
         let mut next = Vec::with_capacity(64);
+        // The turns between candidates: candidate i's go to `turns[turn_start[i]..]`, up to the
+        // next candidate's start.
+        let (mut turns, mut turn_start) = (Vec::new(), Vec::new());
         let mut i = 0;
         while i < graph.candidates.len() {
             let position = graph.candidates[i];
+            turn_start.push(turns.len());
             next.clear();
             children(self.board, &position, &mut next);
             self.prefetch_lookups(&next);
@@ -121,7 +128,7 @@ impl Search<'_> {
                     }
                     Target::Candidate(j) => {
                         holding += 1;
-                        graph.parents.push((j, i as u32));
+                        turns.push(j);
                     }
                     Target::Open | Target::Unknown => open = true,
                 }
@@ -138,7 +145,8 @@ impl Search<'_> {
             }
             i += 1;
         }
-        graph.parents.sort_unstable();
+        turn_start.push(turns.len());
+        graph.group_parents(&turns, &turn_start);
         graph
     }
 
@@ -226,19 +234,39 @@ impl Search<'_> {
 }
 
 impl HoldGraph {
+    /// Group the turns between candidates by the candidate they lead to (a counting sort:
+    /// there can be hundreds of millions), each group's parents in the order given.
+    /// (`turns[turn_start[p]..turn_start[p + 1]]`: the candidates candidate `p` has turns to.)
+    fn group_parents(&mut self, turns: &[u32], turn_start: &[usize]) {
+        let mut start = vec![0usize; self.candidates.len() + 1];
+        for &child in turns {
+            start[child as usize + 1] += 1;
+        }
+        for c in 0..self.candidates.len() {
+            start[c + 1] += start[c];
+        }
+        let mut next = start.clone();
+        self.parents = vec![0; turns.len()];
+        for (parent, range) in turn_start.windows(2).enumerate() {
+            for &child in &turns[range[0]..range[1]] {
+                self.parents[next[child as usize]] = parent as u32;
+                next[child as usize] += 1;
+            }
+        }
+        self.parent_start = start;
+    }
+
     /// Drop every candidate that fails, then each parent that fails for want of it (an
     /// attacker's position as soon as one of its turns fails, a defender's when its last
     /// holding turn does), until nothing changes: what is left is the greatest held set.
     fn eliminate(&mut self, attacker: Color) {
         while let Some(dropped) = self.failed.pop() {
-            let from = self.parents.partition_point(|&(child, _)| child < dropped);
-            let to = from
-                + self.parents[from..]
-                    .iter()
-                    .take_while(|&&(child, _)| child == dropped)
-                    .count();
+            let (from, to) = (
+                self.parent_start[dropped as usize],
+                self.parent_start[dropped as usize + 1],
+            );
             for k in from..to {
-                let parent = self.parents[k].1 as usize;
+                let parent = self.parents[k] as usize;
                 if !self.alive[parent] {
                     continue;
                 }
