@@ -749,11 +749,14 @@ impl<'a> Search<'a> {
     }
 
     fn table_value(&self, position: &Position) -> Option<Value> {
-        let tables = self.tables?;
-        if stones(position) as usize > tables.max_stones() {
-            return None;
-        }
+        let tables = self.tables.filter(|_| self.within_tables(position))?;
         tables.probe(position).ok().map(Entry::value)
+    }
+
+    /// Whether the endgame tables hold `position` (few enough stones; false without tables).
+    fn within_tables(&self, position: &Position) -> bool {
+        self.tables
+            .is_some_and(|tables| stones(position) as usize <= tables.max_stones())
     }
 
     fn push_path_hash(&mut self, position: &Position) {
@@ -799,11 +802,11 @@ impl<'a> Search<'a> {
     /// [`Tables::probe_many`]).
     fn look_at_children(&mut self, next: &[Position], kids: &mut Vec<Child>) {
         self.prefetch_lookups(next);
-        let table_stones = self.tables.map_or(0, Tables::max_stones);
-        let in_tables = |child: &&Position| stones(child) as usize <= table_stones;
         let mut probe = std::mem::take(&mut self.probe_buffers);
         probe.positions.clear();
-        probe.positions.extend(next.iter().filter(in_tables));
+        probe
+            .positions
+            .extend(next.iter().filter(|child| self.within_tables(child)));
         let (in_tables, entries) = (&probe.positions, &mut probe.entries);
         let probed = match self.tables {
             Some(tables) if !in_tables.is_empty() => tables.probe_many(in_tables, entries).is_ok(),
@@ -834,8 +837,7 @@ impl<'a> Search<'a> {
     /// instead of each waiting for the one before (the filters alone were half of a long 5x9
     /// search's time, waiting).
     fn prefetch_lookups(&self, next: &[Position]) {
-        let table_stones = self.tables.map_or(0, Tables::max_stones);
-        let above_tables = |child: &&Position| stones(child) as usize > table_stones;
+        let above_tables = |child: &&Position| !self.within_tables(child);
         for child in next.iter().filter(above_tables) {
             self.table.prefetch(child);
             let (word, _) = filter_bit(child);

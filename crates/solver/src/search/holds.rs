@@ -106,7 +106,7 @@ impl Search<'_> {
             next.clear();
             children(self.board, &position, &mut next);
             self.prefetch_lookups(&next);
-            for child in &next {
+            for child in next.iter().filter(|c| !self.within_tables(c)) {
                 index.prefetch(child);
             }
             let (mut holding, mut open) = (0, false);
