@@ -91,6 +91,8 @@ fn side_code(side: Color) -> u8 {
 
 /// The first bytes of a saved search.
 const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
+/// What begins the held set after the table in a saved search.
+const HELD_MAGIC: &[u8; 8] = b"HELDSET1";
 
 /// What one stone of lead adds to an unsearched position's numbers (see
 /// `Search::initial_numbers`). Measured on the 5x7, 7x5, 9x3 and 5x5 starts: 2 needs 19 to 50%
@@ -598,6 +600,15 @@ impl<'a> Search<'a> {
                 out.write_all(&word.to_le_bytes())?;
             }
         }
+        // The held set after the table: without it a resumed search would find every hold
+        // again, closure by closure.
+        out.write_all(HELD_MAGIC)?;
+        out.write_all(&(self.held.len() as u64).to_le_bytes())?;
+        for position in self.held.positions() {
+            let (mover, waiting) = key(&position);
+            out.write_all(&mover.to_le_bytes())?;
+            out.write_all(&waiting.to_le_bytes())?;
+        }
         out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         std::fs::rename(&temporary, path)
     }
@@ -645,15 +656,61 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if input.read(&mut word)? != 0 {
-            return Err(bad("longer than its table"));
-        }
+        self.read_held(&mut input).map_err(|e| bad(&e))?;
         self.node_limit = self.node_limit.saturating_add(nodes);
         self.nodes = nodes;
         self.reported = nodes;
         self.run_start = nodes;
         self.run_clock = std::time::Instant::now();
-        self.next_closure = nodes + FIRST_CLOSURE;
+        // A closure soon after a resume finds the holds again, unless the file kept them.
+        self.next_closure = nodes
+            + if self.held.is_empty() {
+                FIRST_CLOSURE
+            } else {
+                MAX_CLOSURE_INTERVAL
+            };
+        Ok(())
+    }
+
+    /// The held set that follows the table in a saved search (files saved before it was kept
+    /// end with the table). Each position must fit the board, with the sides apart.
+    fn read_held(&mut self, input: &mut impl Read) -> Result<(), String> {
+        let mut magic = [0u8; 8];
+        match input.read(&mut magic[..1]) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let truncated = |e: io::Error| format!("its held set is cut short ({e})");
+        input.read_exact(&mut magic[1..]).map_err(truncated)?;
+        if &magic != HELD_MAGIC {
+            return Err("longer than its table, and not followed by a held set".into());
+        }
+        let mut word = [0u8; 8];
+        let mut read_word = |input: &mut dyn Read| {
+            input
+                .read_exact(&mut word)
+                .map(|_| u64::from_le_bytes(word))
+                .map_err(truncated)
+        };
+        let count = read_word(input)?;
+        for _ in 0..count {
+            let slot = [read_word(input)?, read_word(input)? | USED, 0, 0];
+            let position = slot_position(&slot);
+            let (mover, waiting) = (position.mover, position.waiting);
+            if (mover | waiting) & !self.board.all() != Bitboard::EMPTY
+                || (mover & waiting).any()
+                || !mover.any()
+            {
+                return Err("a held position that does not fit the board".into());
+            }
+            if stones(&position) <= self.hold_stones {
+                self.mark_held(&position);
+            }
+        }
+        if input.read(&mut word).map_err(|e| e.to_string())? != 0 {
+            return Err("longer than its table and held set".into());
+        }
         Ok(())
     }
 
@@ -1289,6 +1346,56 @@ mod tests {
                     settled.len()
                 );
             }
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn a_saved_search_keeps_its_held_set_and_refuses_a_damaged_one() {
+        // The 5x5 start is a draw: Black's search finds holds in its first closure (after
+        // FIRST_CLOSURE nodes).
+        let board = Board::new(5, 5).unwrap();
+        let start = Position::standard_start(&board);
+        let limits = Limits {
+            nodes: FIRST_CLOSURE + 1000,
+            memory: 1 << 22,
+        };
+        let new_search = || {
+            Search::new(
+                &board,
+                Rules::default(),
+                None,
+                Color::Black,
+                limits,
+                &NoProgress,
+            )
+        };
+        let mut search = new_search();
+        search.solve(&start);
+        assert!(!search.held.is_empty(), "closures held positions");
+        let file = std::env::temp_dir().join(format!("fanorona-held-{}", std::process::id()));
+        search.save(&file).unwrap();
+        let mut resumed = new_search();
+        resumed.resume(&file).unwrap();
+        assert_eq!(resumed.held.len(), search.held.len());
+        assert!(search.held.positions().all(|p| resumed.is_held(&p)));
+
+        let bytes = std::fs::read(&file).unwrap();
+        let held_at = bytes.len() - 16 * search.held.len() - 16;
+        assert_eq!(&bytes[held_at..held_at + 8], HELD_MAGIC);
+        let damaged: [(&str, Vec<u8>); 3] = [
+            ("cut short", bytes[..bytes.len() - 5].to_vec()),
+            ("longer than", [&bytes[..], &[0u8; 3]].concat()),
+            ("does not fit", {
+                let mut off_board = bytes.clone();
+                off_board[held_at + 16 + 7] |= 0x40; // a mover's stone on point 62
+                off_board
+            }),
+        ];
+        for (why, contents) in damaged {
+            std::fs::write(&file, contents).unwrap();
+            let error = new_search().resume(&file).unwrap_err().to_string();
+            assert!(error.contains(why), "{why}: {error}");
         }
         std::fs::remove_file(&file).unwrap();
     }

@@ -14,7 +14,7 @@
 //! Then from any position of `H` the defender can keep play inside `H` until it reaches a
 //! position the attacker cannot win, or for ever (a draw): the attacker cannot force a win
 //! from any of them, whatever the path before, and each is disproven outright (kept in the
-//! search's held set, which a saved search does not keep: a resumed one finds them again).
+//! search's held set, which a saved search keeps after its table).
 //! The set is found by elimination, as in retrograde analysis: first every position that fails
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
@@ -175,7 +175,7 @@ impl Search<'_> {
         held
     }
 
-    fn mark_held(&mut self, position: &Position) {
+    pub(super) fn mark_held(&mut self, position: &Position) {
         let (word, bit) = filter_bit(position);
         self.filters[word][HELD] |= bit;
         self.held.insert(position, ());

@@ -59,6 +59,18 @@ impl<V: Copy + Default> PositionMap<V> {
         self.len == 0
     }
 
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Every position stored, in no particular order.
+    pub(super) fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        self.slots
+            .iter()
+            .filter(|(stored, _)| *stored != EMPTY)
+            .map(|&(stored, _)| position_of(stored))
+    }
+
     fn home(&self, position: &Position) -> usize {
         hash(position) as usize & (self.slots.len() - 1)
     }
@@ -154,6 +166,14 @@ mod tests {
         for seed in 10_000..20_000 {
             assert!(!map.contains(&position(seed)), "{seed}");
         }
+        let mut listed: Vec<u64> = map.positions().map(|p| p.mover.0).collect();
+        listed.sort_unstable();
+        let mut expected: Vec<u64> = (0..10_000).map(|seed| position(seed).mover.0).collect();
+        expected.sort_unstable();
+        assert_eq!(
+            listed, expected,
+            "positions() lists each stored position once"
+        );
         // The same stones with the other side to move are another position.
         let mut other = position(3);
         other.side = Color::White;
