@@ -29,6 +29,7 @@
 
 mod holds;
 mod position_map;
+mod zeroed_memory;
 
 use crate::entry::Entry;
 use crate::progress::Progress;
@@ -43,6 +44,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use zeroed_memory::ZeroedMemory;
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
 /// third of the search's time; keys here are not chosen by an adversary).
@@ -232,74 +234,8 @@ fn key(position: &Position) -> (u64, u64) {
 
 /// A fixed-size table of two-slot buckets (64 bytes: one cache line each).
 struct TranspositionTable {
-    slots: SlotMemory,
+    slots: ZeroedMemory<Slot>,
     mask: usize,
-}
-
-/// Zeroed memory for the table's slots: anonymous memory on huge pages where the system allows
-/// (each lookup is a random access to gigabytes, and with 4 KiB pages nearly every one also
-/// missed the TLB), or an ordinary allocation if that cannot be had.
-enum SlotMemory {
-    Mapped(memmap2::MmapMut),
-    Heap(Vec<Slot>),
-}
-
-impl SlotMemory {
-    fn zeroed(count: usize) -> SlotMemory {
-        match memmap2::MmapMut::map_anon(count * std::mem::size_of::<Slot>()) {
-            Ok(mut map) => {
-                #[cfg(target_os = "linux")]
-                {
-                    // Only advice: without huge pages the table still works.
-                    let _ = map.advise(memmap2::Advice::HugePage);
-                }
-                // Touch every 2 MiB now: a short search touches a few thousand scattered
-                // slots, and a huge page zeroed on demand for each of them made a 3x5 solve
-                // take seconds; zeroing the whole table at once costs a fraction of that.
-                for byte in map.iter_mut().step_by(HUGE_PAGE) {
-                    *byte = 0;
-                }
-                SlotMemory::Mapped(map)
-            }
-            Err(_) => SlotMemory::Heap(vec![[0; 4]; count]),
-        }
-    }
-}
-
-/// The size of a huge page on x86-64 Linux.
-const HUGE_PAGE: usize = 2 << 20;
-
-impl std::ops::Deref for SlotMemory {
-    type Target = [Slot];
-
-    fn deref(&self) -> &[Slot] {
-        match self {
-            // SAFETY: the map is page-aligned, its length a multiple of a slot's, and every
-            // bit pattern is a valid slot; it lives as long as the borrow of `self`.
-            SlotMemory::Mapped(map) => unsafe {
-                std::slice::from_raw_parts(
-                    map.as_ptr().cast::<Slot>(),
-                    map.len() / std::mem::size_of::<Slot>(),
-                )
-            },
-            SlotMemory::Heap(slots) => slots,
-        }
-    }
-}
-
-impl std::ops::DerefMut for SlotMemory {
-    fn deref_mut(&mut self) -> &mut [Slot] {
-        match self {
-            // SAFETY: as in `deref`, and the borrow of `self` is exclusive.
-            SlotMemory::Mapped(map) => unsafe {
-                std::slice::from_raw_parts_mut(
-                    map.as_mut_ptr().cast::<Slot>(),
-                    map.len() / std::mem::size_of::<Slot>(),
-                )
-            },
-            SlotMemory::Heap(slots) => slots,
-        }
-    }
 }
 
 /// What the table holds about one position.
@@ -330,7 +266,7 @@ impl TranspositionTable {
         // The largest power of two of buckets that fits.
         let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
         TranspositionTable {
-            slots: SlotMemory::zeroed(buckets * 2),
+            slots: ZeroedMemory::new(buckets * 2),
             mask: buckets - 1,
         }
     }
@@ -437,7 +373,7 @@ pub struct Search<'a> {
     /// positions are in neither, and the bits say so without a lookup in the set (which missed
     /// the cache and cost a sixth of the 5x9 search's time). The two words of a position lie
     /// side by side, so one memory access (prefetched) answers both.
-    filters: Vec<[u64; 2]>,
+    filters: ZeroedMemory<[u64; 2]>,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
     /// re-searches while a hold's certificate is read off.
     covered: FastSet<Position>,
@@ -529,7 +465,7 @@ impl<'a> Search<'a> {
             powers: vec![1],
             path_dependent: FastMap::default(),
             path_dependent_count: 0,
-            filters: vec![[0; 2]; FILTER_WORDS],
+            filters: ZeroedMemory::new(FILTER_WORDS),
             covered: FastSet::default(),
             root_choice: None,
             root_depth: 0,
@@ -656,7 +592,12 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.read_held(&mut input).map_err(|e| bad(&e))?;
+        // What follows the table: the header and the slots are 25 + 32 per slot bytes.
+        let after_table = std::fs::metadata(path)?
+            .len()
+            .saturating_sub(25 + 32 * count as u64);
+        self.read_held(&mut input, after_table)
+            .map_err(|e| bad(&e))?;
         self.node_limit = self.node_limit.saturating_add(nodes);
         self.nodes = nodes;
         self.reported = nodes;
@@ -674,7 +615,7 @@ impl<'a> Search<'a> {
 
     /// The held set that follows the table in a saved search (files saved before it was kept
     /// end with the table). Each position must fit the board, with the sides apart.
-    fn read_held(&mut self, input: &mut impl Read) -> Result<(), String> {
+    fn read_held(&mut self, input: &mut impl Read, bytes: u64) -> Result<(), String> {
         let mut magic = [0u8; 8];
         match input.read(&mut magic[..1]) {
             Ok(0) => return Ok(()),
@@ -694,6 +635,16 @@ impl<'a> Search<'a> {
                 .map_err(truncated)
         };
         let count = read_word(input)?;
+        // 16 bytes a position after the magic and the count: a damaged count must neither
+        // ask for memory the file does not fill nor read past it.
+        let room = bytes.saturating_sub(16) / 16;
+        if count > room {
+            return Err(format!(
+                "its held set is cut short ({count} positions announced, room for {room})"
+            ));
+        }
+        // All at once: they come in the order of the saved set's slots (see `reserve`).
+        self.held.reserve(count as usize);
         for _ in 0..count {
             let slot = [read_word(input)?, read_word(input)? | USED, 0, 0];
             let position = slot_position(&slot);
@@ -1147,7 +1098,7 @@ impl<'a> Search<'a> {
     fn forget_path_dependent(&mut self) {
         self.path_dependent.clear();
         self.path_dependent_count = 0;
-        for pair in &mut self.filters {
+        for pair in self.filters.iter_mut() {
             pair[PATH_DEPENDENT] = 0;
         }
     }

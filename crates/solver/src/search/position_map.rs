@@ -8,12 +8,13 @@
 //! before the answer is needed. Entries are never removed (these sets only grow).
 
 use super::prefetch;
+use super::zeroed_memory::{ZeroValid, ZeroedMemory};
 use fanorona_engine::{hash, Bitboard, Color, Position};
 
 pub(super) struct PositionMap<V> {
     /// A position's key and value per slot, the key `EMPTY` where none: fewer than half of
     /// them are used.
-    slots: Vec<(Key, V)>,
+    slots: ZeroedMemory<(Key, V)>,
     len: usize,
 }
 
@@ -47,10 +48,10 @@ fn position_of(stored: Key) -> Position {
     }
 }
 
-impl<V: Copy + Default> PositionMap<V> {
+impl<V: ZeroValid> PositionMap<V> {
     pub(super) fn new() -> PositionMap<V> {
         PositionMap {
-            slots: Vec::new(),
+            slots: ZeroedMemory::new(0),
             len: 0,
         }
     }
@@ -71,8 +72,20 @@ impl<V: Copy + Default> PositionMap<V> {
             .map(|&(stored, _)| position_of(stored))
     }
 
+    /// The slot a position's probe starts from: from the hash's upper half. The transposition
+    /// table's bucket comes from its lower bits, and a closure inserts positions in the table's
+    /// order: with the same bits, every position of the first stretch of the table lands in the
+    /// first stretch of a smaller map, one long run that each insert walks to its end.
     fn home(&self, position: &Position) -> usize {
-        hash(position) as usize & (self.slots.len() - 1)
+        hash(position).rotate_right(32) as usize & (self.slots.len() - 1)
+    }
+
+    /// Make room for `more` positions at once: inserting positions in the order of another
+    /// map's slots into a map that grows on the way gathers them in one stretch (as above).
+    pub(super) fn reserve(&mut self, more: usize) {
+        while 2 * (self.len + more) > self.slots.len() {
+            self.grow();
+        }
     }
 
     /// Start loading the slot where `position` would be.
@@ -123,8 +136,9 @@ impl<V: Copy + Default> PositionMap<V> {
     /// Twice the slots (at least 1,024), every entry moved to its new home.
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(1024);
-        let old = std::mem::replace(&mut self.slots, vec![(EMPTY, V::default()); size]);
-        for (stored, value) in old.into_iter().filter(|&(k, _)| k != EMPTY) {
+        // Zeroed: every key `EMPTY`.
+        let old = std::mem::replace(&mut self.slots, ZeroedMemory::new(size));
+        for &(stored, value) in old.iter().filter(|&&(k, _)| k != EMPTY) {
             let at = self.slot(&position_of(stored), stored);
             self.slots[at] = (stored, value);
         }
