@@ -349,3 +349,42 @@ fn a_reader_that_goes_away_is_no_panic() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn a_long_search_saves_itself_while_it_runs() {
+    let dir = scratch("solve-checkpoint");
+    let state = dir.join("state");
+    let state_arg = state.to_str().unwrap();
+    // Black's search from the 5x5 start runs long (the start is a draw); a checkpoint is due
+    // at every progress report.
+    let run = |save_every: &str| {
+        fanorona(&[
+            "solve",
+            "--board",
+            "5x5",
+            "--only",
+            "black",
+            "--max-nodes",
+            "300000",
+            "--memory",
+            "16",
+            "--state",
+            state_arg,
+            "--save-every",
+            save_every,
+            "--json",
+        ])
+    };
+    let output = run("0.00001");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "not settled in 300,000 nodes"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("saved in"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&state).unwrap().count(), 1);
+    for bad in ["-1", "nan", "soon"] {
+        assert_eq!(run(bad).status.code(), Some(2), "--save-every {bad}");
+    }
+}

@@ -31,6 +31,7 @@ fn main() {
             stop: None,
             progress: &NoProgress,
             state: None,
+            save_every: None,
             only: None,
         };
         let expected = full.probe(&position).unwrap().value();

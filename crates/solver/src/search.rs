@@ -42,8 +42,9 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use zeroed_memory::ZeroedMemory;
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
@@ -396,7 +397,7 @@ pub struct Search<'a> {
     /// The node count when this run started (a resumed search starts with its old count), and
     /// the time.
     run_start: u64,
-    run_clock: std::time::Instant,
+    run_clock: Instant,
     /// The time spent in closures in this run.
     closure_seconds: f64,
     /// How many closures have run: a node expanded across one looks its result up again.
@@ -404,11 +405,20 @@ pub struct Search<'a> {
     /// The positions closures found held (disproven outright), kept apart from the table so
     /// that no collision there loses them.
     held: PositionSet,
+    /// Where and how often to save while searching, if at all.
+    checkpoint: Option<Checkpoint>,
     /// Lists of children to reuse (see [`Search::expand`]), and the buffers of
     /// [`Search::look_at_children`]'s table probes.
     spare_children: Vec<Vec<Position>>,
     spare_kids: Vec<Vec<Child>>,
     probe_buffers: ProbeBuffers,
+}
+
+/// A long search's periodic save (see [`Search::save_every`]).
+struct Checkpoint {
+    file: PathBuf,
+    every: Duration,
+    last: Instant,
 }
 
 /// The children a node sends to the endgame tables, and what the tables answer.
@@ -478,10 +488,11 @@ impl<'a> Search<'a> {
             hold_stones: tables.map_or(u32::MAX, |t| t.max_stones() as u32 + HOLD_STONES_ABOVE),
             next_closure: FIRST_CLOSURE,
             run_start: 0,
-            run_clock: std::time::Instant::now(),
+            run_clock: Instant::now(),
             closure_seconds: 0.0,
             closures: 0,
             held: PositionSet::new(),
+            checkpoint: None,
             spare_children: Vec::new(),
             spare_kids: Vec::new(),
             probe_buffers: ProbeBuffers::default(),
@@ -491,6 +502,17 @@ impl<'a> Search<'a> {
     /// Stop as soon as `flag` is set (an interrupt); the table keeps what was learnt.
     pub fn stop_on(&mut self, flag: &'a AtomicBool) {
         self.stop = Some(flag);
+    }
+
+    /// Save the search to `file` (as [`Search::save`]) every `every` while it runs, so that a
+    /// run that is killed (out of memory, power cut) loses at most that much. A save that
+    /// fails is reported and the search goes on.
+    pub fn save_every(&mut self, file: PathBuf, every: Duration) {
+        self.checkpoint = Some(Checkpoint {
+            file,
+            every,
+            last: Instant::now(),
+        });
     }
 
     /// The nodes expanded so far.
@@ -602,7 +624,7 @@ impl<'a> Search<'a> {
         self.nodes = nodes;
         self.reported = nodes;
         self.run_start = nodes;
-        self.run_clock = std::time::Instant::now();
+        self.run_clock = Instant::now();
         // A closure soon after a resume finds the holds again, unless the file kept them.
         self.next_closure = nodes
             + if self.held.is_empty() {
@@ -1071,7 +1093,7 @@ impl<'a> Search<'a> {
 
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
     fn close_holds_now(&mut self) {
-        let clock = std::time::Instant::now();
+        let clock = Instant::now();
         let closure = self.close_holds(self.hold_stones);
         self.closures += 1;
         let seconds = clock.elapsed().as_secs_f64();
@@ -1103,6 +1125,35 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// A checkpoint (see [`Search::save_every`]) if one is due.
+    fn save_if_due(&mut self) {
+        let Some(checkpoint) = &self.checkpoint else {
+            return;
+        };
+        if checkpoint.last.elapsed() < checkpoint.every {
+            return;
+        }
+        let clock = Instant::now();
+        let message = match self.save(&checkpoint.file) {
+            Ok(()) => format!(
+                "can {:?} force a win? {} nodes; saved in {} ({:.1} s)",
+                self.attacker,
+                self.nodes,
+                checkpoint.file.display(),
+                clock.elapsed().as_secs_f64()
+            ),
+            Err(e) => format!(
+                "can {:?} force a win? could not save in {} ({e}); going on",
+                self.attacker,
+                checkpoint.file.display()
+            ),
+        };
+        self.progress.note(&message);
+        if let Some(checkpoint) = &mut self.checkpoint {
+            checkpoint.last = Instant::now();
+        }
+    }
+
     fn count_node(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
         if self.nodes - self.reported >= REPORT_EVERY {
@@ -1119,6 +1170,7 @@ impl<'a> Search<'a> {
             if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 return Err(Stopped);
             }
+            self.save_if_due();
         }
         if self.nodes > self.node_limit {
             return Err(Stopped);

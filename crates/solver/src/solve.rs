@@ -63,6 +63,9 @@ pub struct SolveSetup<'a> {
     /// certificate not yet read off) both searches are saved there, and the next run with the
     /// same directory goes on from them; the files are removed once the value is settled.
     pub state: Option<&'a Path>,
+    /// With `state`: also save each search there this often while it runs (a run that is
+    /// killed then loses at most that much).
+    pub save_every: Option<std::time::Duration>,
     /// Run only the search "can this side force a win?" (the other is left unknown, and its
     /// saved state, if any, is kept until the value is settled): half the memory and one core,
     /// for a question that needs them all.
@@ -87,6 +90,9 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                             .resume(file)
                             .map_err(|e| ExtractError(e.to_string()))?;
                         setup.progress.resumed(search.nodes());
+                    }
+                    if let (Some(file), Some(every)) = (saved, setup.save_every) {
+                        search.save_every(file, every);
                     }
                     let outcome = search.solve(root);
                     if outcome != Outcome::Unknown {

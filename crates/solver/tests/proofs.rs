@@ -22,6 +22,7 @@ fn setup<'a>(board: &'a Board, tables: Option<&'a Tables>) -> SolveSetup<'a> {
         stop: None,
         progress: &NoProgress,
         state: None,
+        save_every: None,
         only: None,
     }
 }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The game value of a position for the side to move: two searches ("can the side to move
 /// force a win?", "can the other side?") run in parallel.
@@ -40,6 +40,11 @@ pub struct SolveArgs {
     /// may differ between runs: the saved table is moved into one of the new size).
     #[arg(long, value_name = "DIR")]
     state: Option<PathBuf>,
+    /// With --state: also save the searches there every this many minutes while they run, so
+    /// that a run killed without warning (out of memory, power cut) loses at most that much;
+    /// 0: only when they stop.
+    #[arg(long, value_name = "MINUTES", default_value_t = 30.0)]
+    save_every: f64,
     /// Run only the search "can this side force a win?" (the other is reported unknown; its
     /// saved state is kept until the value is settled): one core and half the memory, for a
     /// long question.
@@ -90,6 +95,17 @@ fn outcome_name(outcome: Outcome) -> &'static str {
 }
 
 impl SolveArgs {
+    /// --save-every as a duration; none for 0.
+    fn save_interval(&self) -> Result<Option<Duration>, CliError> {
+        let minutes = self.save_every;
+        if !(0.0..=1e6).contains(&minutes) {
+            return Err(CliError::Input(format!(
+                "--save-every: {minutes} is not a number of minutes from 0 to 1000000"
+            )));
+        }
+        Ok((minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)))
+    }
+
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
         if let Some(directory) = &self.state {
@@ -125,6 +141,7 @@ impl SolveArgs {
             stop: Some(&STOP),
             progress: &bar,
             state: self.state.as_deref(),
+            save_every: self.save_interval()?,
             only,
         };
         let solution = solve(&setup, &position);
