@@ -1109,10 +1109,19 @@ impl<'a> Search<'a> {
             .max(afforded);
         self.next_closure = self.nodes + interval;
         if closure.held > 0 || seconds >= 1.0 {
+            let looked_at = match closure.cut_at_stones {
+                Some(stones) => format!("those of at most {stones} stones"),
+                None => "all".into(),
+            };
             self.progress.note(&format!(
-                "can {:?} force a win? {} nodes; {} of {} open positions of at most {} stones \
-                 held together ({seconds:.1} s)",
-                self.attacker, self.nodes, closure.held, closure.candidates, self.hold_stones
+                "can {:?} force a win? {} nodes; {} of {} positions of at most {} stones held \
+                 together ({} open in the table, {looked_at} looked at; {seconds:.1} s)",
+                self.attacker,
+                self.nodes,
+                closure.held,
+                closure.candidates,
+                self.hold_stones,
+                closure.open
             ));
         }
     }

@@ -43,6 +43,10 @@ enum Target {
 pub(super) struct Closure {
     pub candidates: usize,
     pub held: usize,
+    /// The open positions the table and the path-dependent cache offered ...
+    pub open: usize,
+    /// ... and, where there were too many, the most stones of those taken (fewest first).
+    pub cut_at_stones: Option<u32>,
 }
 
 /// The positions a closure looks at and the turns between them.
@@ -66,12 +70,15 @@ impl Search<'_> {
     /// Store as disproven every position of the greatest held set among the unresolved
     /// positions of at most `max_stones` stones (see the module's documentation).
     pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
-        let mut graph = self.hold_graph(max_stones);
+        let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
+        let mut graph = self.hold_graph(candidates, max_stones);
         graph.eliminate(self.attacker);
         let held = self.keep_held(&graph);
         Closure {
             candidates: graph.candidates.len(),
             held,
+            open,
+            cut_at_stones,
         }
     }
 
@@ -79,8 +86,7 @@ impl Search<'_> {
     /// and which fail outright. Positions the search never reached are added as candidates too,
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
-    fn hold_graph(&self, max_stones: u32) -> HoldGraph {
-        let candidates = self.hold_candidates(max_stones);
+    fn hold_graph(&self, candidates: Vec<Position>, max_stones: u32) -> HoldGraph {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
         let mut index = PositionMap::new();
         for (i, position) in candidates.iter().enumerate() {
@@ -182,8 +188,9 @@ impl Search<'_> {
     }
 
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
-    /// `max_stones` stones, each once; never a leaf.
-    fn hold_candidates(&self, max_stones: u32) -> Vec<Position> {
+    /// `max_stones` stones, each once; never a leaf. Also how many there were, and where too
+    /// many, the most stones of those kept.
+    fn hold_candidates(&self, max_stones: u32) -> (Vec<Position>, usize, Option<u32>) {
         let eligible =
             |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
         // The table holds a position at most once; a path-dependent disproof may be of a
@@ -204,11 +211,11 @@ impl Search<'_> {
             )
             .filter(eligible)
             .collect();
-        if found.len() > MOST_CANDIDATES / 2 {
-            // Too many to close in memory: the fewest stones first (where play goes round).
-            keep_fewest_stones(&mut found, MOST_CANDIDATES / 2);
-        }
-        found
+        let open = found.len();
+        // Too many to close in memory: the fewest stones first (where play goes round).
+        let cut_at_stones = (open > MOST_CANDIDATES / 2)
+            .then(|| keep_fewest_stones(&mut found, MOST_CANDIDATES / 2));
+        (found, open, cut_at_stones)
     }
 
     fn hold_target(&self, child: &Position, index: &PositionMap<u32>) -> Target {
@@ -281,8 +288,9 @@ impl HoldGraph {
 }
 
 /// Keep `most` of `positions` (more than that many), those with the fewest stones, in their
-/// order. By counting, not sorting: there are tens of millions of them.
-fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) {
+/// order; returns the most stones kept. By counting, not sorting: there are tens of millions
+/// of them.
+fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) -> u32 {
     let mut count = [0usize; 65];
     for position in positions.iter() {
         count[stones(position) as usize] += 1;
@@ -301,6 +309,7 @@ fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) {
         }
         keep
     });
+    positions.iter().map(stones).max().unwrap_or(0)
 }
 
 /// The most positions one closure looks at (about 100 bytes each while it runs), half of them
@@ -332,7 +341,7 @@ mod tests {
             .map(|i| with_stones([9, 7, 8][i % 3], i as u32))
             .collect();
         let mut kept = positions.clone();
-        keep_fewest_stones(&mut kept, 14);
+        assert_eq!(keep_fewest_stones(&mut kept, 14), 9, "the most stones kept");
         // All ten of 8 stones, then the first four of 9 (tags 2, 5, 8, 11), in the list's order.
         let expected: Vec<Position> = positions
             .iter()
