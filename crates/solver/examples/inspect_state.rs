@@ -1,6 +1,8 @@
 //! Where a long search saved with `fanorona solve --state DIR` stands: for each turn of the
 //! position, the proof and disproof numbers of "can ATTACKER force a win?" at the position it
-//! leads to, as the saved table holds them.
+//! leads to, as the saved table holds them; and how many open positions of each number of stones
+//! the table holds, and how many positions closures held (which decides what a closure can look
+//! at: see `search/holds.rs`).
 //!
 //! cargo run --release -p fanorona-solver --example inspect_state -- FILE.dfpn white|black "FEN"
 //!
@@ -60,6 +62,11 @@ fn main() {
             )
         })
         .collect();
+    let (open, held) = search.open_by_stones();
+    println!("held by closures: {held} positions; open in the table, by stones:");
+    for (stones, count) in open.iter().enumerate().filter(|(_, &count)| count > 0) {
+        println!("{stones:>4} stones: {count:>12}");
+    }
     rows.sort();
     for (numbers, turn) in rows {
         match numbers {

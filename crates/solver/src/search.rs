@@ -747,6 +747,16 @@ impl<'a> Search<'a> {
             .map(|slot| (slot.proof, slot.disproof))
     }
 
+    /// What the table holds, for a look at a long search: per number of stones, how many
+    /// open (neither proven nor disproven) positions; and how many positions closures held.
+    pub fn open_by_stones(&self) -> (Vec<usize>, usize) {
+        let mut open = vec![0; 65];
+        for position in self.table.unresolved() {
+            open[stones(&position) as usize] += 1;
+        }
+        (open, self.held.len())
+    }
+
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.
     pub fn known(&self, position: &Position) -> Option<(Outcome, u32)> {
         if let Some(numbers) = self.leaf(position) {
