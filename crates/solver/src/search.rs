@@ -665,7 +665,7 @@ impl<'a> Search<'a> {
                 "its held set is cut short ({count} positions announced, room for {room})"
             ));
         }
-        // All at once: they come in the order of the saved set's slots (see `reserve`).
+        // Room for all at once, rather than growing on the way.
         self.held.reserve(count as usize);
         for _ in 0..count {
             let slot = [read_word(input)?, read_word(input)? | USED, 0, 0];

@@ -80,8 +80,8 @@ impl<V: ZeroValid> PositionMap<V> {
         hash(position).rotate_right(32) as usize & (self.slots.len() - 1)
     }
 
-    /// Make room for `more` positions at once: inserting positions in the order of another
-    /// map's slots into a map that grows on the way gathers them in one stretch (as above).
+    /// Make room for `more` positions at once, instead of growing (and moving every entry)
+    /// on the way.
     pub(super) fn reserve(&mut self, more: usize) {
         while 2 * (self.len + more) > self.slots.len() {
             self.grow();
@@ -192,6 +192,44 @@ mod tests {
         let mut other = position(3);
         other.side = Color::White;
         assert!(!map.contains(&other));
+    }
+
+    /// How many slots a lookup of `p` in `map` walks.
+    fn probe_length(map: &PositionMap<u32>, p: &Position) -> usize {
+        let mask = map.slots.len() - 1;
+        ((map.slot(p, key(p)) + map.slots.len() - map.home(p)) & mask) + 1
+    }
+
+    /// Insert `positions` in their order; the longest probe any insert walked.
+    fn longest_insert(map: &mut PositionMap<u32>, positions: &[Position]) -> usize {
+        let mut longest = 0;
+        for (i, p) in positions.iter().enumerate() {
+            map.insert(p, i as u32);
+            longest = longest.max(probe_length(map, p));
+        }
+        longest
+    }
+
+    #[test]
+    fn positions_in_a_tables_order_do_not_gather_in_one_run() {
+        // A closure inserts the open positions of the transposition table in its order: by
+        // the low bits of their hashes (here more positions than buckets, as in a full
+        // table). Those must not pile up in one stretch of the map while it grows.
+        let mut positions: Vec<Position> = (0..200_000).map(position).collect();
+        let table_buckets = (1u64 << 17) - 1;
+        positions.sort_by_key(|p| hash(p) & table_buckets);
+        let mut map = PositionMap::new();
+        let longest = longest_insert(&mut map, &positions);
+        assert!(longest < 64, "an insert walked {longest} slots");
+        // And a map filled in the order of another's slots (as a saved held set is read back).
+        let in_slot_order: Vec<Position> = map.positions().collect();
+        let mut copy = PositionMap::new();
+        copy.reserve(in_slot_order.len());
+        let longest = longest_insert(&mut copy, &in_slot_order);
+        assert!(
+            longest < 64,
+            "an insert into the copy walked {longest} slots"
+        );
     }
 
     #[test]
