@@ -272,6 +272,10 @@ impl TranspositionTable {
         }
     }
 
+    fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
     fn bucket(&self, position: &Position) -> usize {
         (hash(position) as usize & self.mask) * 2
     }
@@ -515,6 +519,11 @@ impl<'a> Search<'a> {
         });
     }
 
+    /// The transposition table's size in bytes.
+    fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
     /// The nodes expanded so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -681,6 +690,8 @@ impl<'a> Search<'a> {
                 self.mark_held(&position);
             }
         }
+        // Saved by a run with more memory, perhaps.
+        self.limit_held(self.most_held());
         if input.read(&mut word).map_err(|e| e.to_string())? != 0 {
             return Err("longer than its table and held set".into());
         }

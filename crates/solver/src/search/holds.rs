@@ -73,9 +73,16 @@ impl Search<'_> {
         let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
         let mut graph = self.hold_graph(candidates, max_stones);
         graph.eliminate(self.attacker);
-        let held = self.keep_held(&graph);
+        let (newly_held, held) = newly_held(&graph);
+        let candidates = graph.candidates.len();
+        drop(graph);
+        self.limit_held(self.most_held().saturating_sub(newly_held.len()));
+        for position in &newly_held {
+            self.mark_held(position);
+        }
+        self.limit_held(self.most_held());
         Closure {
-            candidates: graph.candidates.len(),
+            candidates,
             held,
             open,
             cut_at_stones,
@@ -156,29 +163,30 @@ impl Search<'_> {
         graph
     }
 
-    /// Keep the candidates still alive as disproven outright, with the table's disproofs they
-    /// rely on; returns how many.
-    fn keep_held(&mut self, graph: &HoldGraph) -> usize {
-        // In the held set only, not in the table: a put there always takes a slot from
-        // something, and millions of them pushed out numbers the search still needed.
-        let mut held = 0;
-        for (position, _) in graph
-            .candidates
-            .iter()
-            .zip(&graph.alive)
-            .filter(|(_, &a)| a)
-        {
-            self.mark_held(position);
-            held += 1;
+    /// The most positions the held set keeps: a quarter of the transposition table's memory
+    /// (at 16 bytes a slot, half of the slots used), and at least 2^20. Saved with the
+    /// search, it would otherwise grow from run to run without end.
+    pub(super) fn most_held(&self) -> usize {
+        (self.table_bytes() / 4 / 32).max(1 << 20)
+    }
+
+    /// Keep at most `most` held positions, those with the fewest stones (where play goes round
+    /// and where the search comes back most). Those dropped are only forgotten: a later
+    /// closure may find them again.
+    pub(super) fn limit_held(&mut self, most: usize) {
+        if self.held.len() <= most {
+            return;
         }
-        for (_, position) in graph
-            .relied
-            .iter()
-            .filter(|(i, _)| graph.alive[*i as usize])
-        {
+        let mut kept: Vec<Position> = self.held.positions().collect();
+        keep_fewest_stones(&mut kept, most);
+        self.held = PositionMap::new();
+        for pair in self.filters.iter_mut() {
+            pair[HELD] = 0;
+        }
+        self.held.reserve(kept.len());
+        for position in &kept {
             self.mark_held(position);
         }
-        held
     }
 
     pub(super) fn mark_held(&mut self, position: &Position) {
@@ -238,6 +246,29 @@ impl Search<'_> {
             },
         }
     }
+}
+
+/// The candidates still alive, to be kept as disproven outright, with the table's disproofs
+/// they rely on (in the held set only, not in the table: a put there always takes a slot from
+/// something, and millions of them pushed out numbers the search still needed); and how many
+/// are candidates.
+fn newly_held(graph: &HoldGraph) -> (Vec<Position>, usize) {
+    let mut held: Vec<Position> = graph
+        .candidates
+        .iter()
+        .zip(&graph.alive)
+        .filter(|(_, &alive)| alive)
+        .map(|(position, _)| *position)
+        .collect();
+    let candidates = held.len();
+    held.extend(
+        graph
+            .relied
+            .iter()
+            .filter(|(i, _)| graph.alive[*i as usize])
+            .map(|(_, position)| *position),
+    );
+    (held, candidates)
 }
 
 impl HoldGraph {
@@ -331,6 +362,46 @@ mod tests {
             mover: Bitboard((1 << mover) - 1),
             waiting: Bitboard(1 << (32 + tag)),
             side: Color::White,
+        }
+    }
+
+    #[test]
+    fn a_held_set_over_its_limit_keeps_the_fewest_stones() {
+        let board = fanorona_engine::Board::standard();
+        let limits = crate::Limits {
+            nodes: 0,
+            memory: 1 << 20,
+        };
+        let progress = crate::progress::NoProgress;
+        let mut search = Search::new(
+            &board,
+            fanorona_engine::Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &progress,
+        );
+        // 3,000 random positions of 2 to 16 stones.
+        let mut seed = 12345;
+        let positions: Vec<Position> = (0..3_000)
+            .map(|i| Position::random_placement(&board, 1 + i % 8, 1 + i / 8 % 8, &mut seed))
+            .collect();
+        for position in &positions {
+            search.mark_held(position);
+        }
+        let distinct = search.held.len();
+        search.limit_held(distinct);
+        assert_eq!(search.held.len(), distinct, "within the limit: unchanged");
+        search.limit_held(1_000);
+        assert_eq!(search.held.len(), 1_000);
+        let most_kept = search.held.positions().map(|p| stones(&p)).max().unwrap();
+        for position in &positions {
+            let held = search.is_held(position);
+            if stones(position) < most_kept {
+                assert!(held, "fewer stones than the most kept: kept");
+            } else if stones(position) > most_kept {
+                assert!(!held, "more stones: dropped");
+            }
         }
     }
 
