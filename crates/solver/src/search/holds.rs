@@ -208,21 +208,26 @@ impl Search<'_> {
                 .get(p)
                 .is_some_and(|slot| slot.proof != 0 && slot.disproof != 0)
         };
-        let mut found: Vec<Position> = self
-            .table
-            .unresolved()
-            .chain(
-                self.path_dependent
-                    .keys()
-                    .copied()
-                    .filter(|p| !unresolved_in_table(p)),
-            )
-            .filter(eligible)
-            .collect();
-        let open = found.len();
-        // Too many to close in memory: the fewest stones first (where play goes round).
-        let cut_at_stones = (open > MOST_CANDIDATES / 2)
-            .then(|| keep_fewest_stones(&mut found, MOST_CANDIDATES / 2));
+        let open_positions = || {
+            self.table
+                .unresolved()
+                .chain(
+                    self.path_dependent
+                        .keys()
+                        .copied()
+                        .filter(|p| !unresolved_in_table(p)),
+                )
+                .filter(eligible)
+        };
+        // Counted first and listed after: a long search's table holds hundreds of millions of
+        // them (196 M in the 8 GiB one after d2-e3A), more than fit in memory as a list. Too
+        // many to close: the fewest stones first (where play goes round).
+        let count = count_by_stones(open_positions());
+        let open = count.iter().sum();
+        let mut fewest = FewestStones::new(&count, MOST_CANDIDATES / 2);
+        let found: Vec<Position> = open_positions().filter(|p| fewest.keeps(p)).collect();
+        let cut_at_stones =
+            (open > found.len()).then(|| found.iter().map(stones).max().unwrap_or(0));
         (found, open, cut_at_stones)
     }
 
@@ -318,28 +323,50 @@ impl HoldGraph {
     }
 }
 
+/// How many positions there are of each number of stones.
+fn count_by_stones(positions: impl Iterator<Item = Position>) -> [usize; 65] {
+    let mut count = [0usize; 65];
+    for position in positions {
+        count[stones(&position) as usize] += 1;
+    }
+    count
+}
+
+/// Keeps at most `most` positions of a list, those with the fewest stones, given how many there
+/// are of each number (`count`): every one of fewer stones than a threshold, and the first of
+/// those with that many, as long as there is room, in the list's order.
+struct FewestStones {
+    threshold: usize,
+    room: usize,
+}
+
+impl FewestStones {
+    fn new(count: &[usize; 65], most: usize) -> FewestStones {
+        let (mut threshold, mut room) = (0, most);
+        while threshold < count.len() && count[threshold] <= room {
+            room -= count[threshold];
+            threshold += 1;
+        }
+        FewestStones { threshold, room }
+    }
+
+    /// Whether to keep the next position of the list (asked once per position, in order).
+    fn keeps(&mut self, position: &Position) -> bool {
+        let here = stones(position) as usize;
+        if here == self.threshold && self.room > 0 {
+            self.room -= 1;
+            return true;
+        }
+        here < self.threshold
+    }
+}
+
 /// Keep `most` of `positions` (more than that many), those with the fewest stones, in their
 /// order; returns the most stones kept. By counting, not sorting: there are tens of millions
 /// of them.
 fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) -> u32 {
-    let mut count = [0usize; 65];
-    for position in positions.iter() {
-        count[stones(position) as usize] += 1;
-    }
-    // Every position with fewer stones than `threshold` fits, and `room` of those with that many.
-    let (mut threshold, mut room) = (0, most);
-    while count[threshold] <= room {
-        room -= count[threshold];
-        threshold += 1;
-    }
-    positions.retain(|position| {
-        let here = stones(position) as usize;
-        let keep = here < threshold || (here == threshold && room > 0);
-        if here == threshold && keep {
-            room -= 1;
-        }
-        keep
-    });
+    let mut fewest = FewestStones::new(&count_by_stones(positions.iter().copied()), most);
+    positions.retain(|position| fewest.keeps(position));
     positions.iter().map(stones).max().unwrap_or(0)
 }
 
