@@ -94,7 +94,7 @@ impl Search<'_> {
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
     fn hold_graph(&self, candidates: Vec<Position>, max_stones: u32) -> HoldGraph {
-        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(MOST_CANDIDATES);
+        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
         let mut index = PositionMap::new();
         for (i, position) in candidates.iter().enumerate() {
             index.insert(position, i as u32);
@@ -163,6 +163,11 @@ impl Search<'_> {
         graph
     }
 
+    /// The most positions a closure looks at (see [`MOST_CANDIDATES`]).
+    fn most_candidates(&self) -> usize {
+        (self.table_bytes() / TABLE_BYTES_PER_CANDIDATE).max(MOST_CANDIDATES)
+    }
+
     /// The most positions the held set keeps: a quarter of the transposition table's memory
     /// (at 16 bytes a slot, half of the slots used), and at least 2^20. Saved with the
     /// search, it would otherwise grow from run to run without end.
@@ -224,7 +229,7 @@ impl Search<'_> {
         // many to close: the fewest stones first (where play goes round).
         let count = count_by_stones(open_positions());
         let open = count.iter().sum();
-        let mut fewest = FewestStones::new(&count, MOST_CANDIDATES / 2);
+        let mut fewest = FewestStones::new(&count, self.most_candidates() / 2);
         let found: Vec<Position> = open_positions().filter(|p| fewest.keeps(p)).collect();
         let cut_at_stones =
             (open > found.len()).then(|| found.iter().map(stones).max().unwrap_or(0));
@@ -370,9 +375,14 @@ fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) -> u32 {
     positions.iter().map(stones).max().unwrap_or(0)
 }
 
-/// The most positions one closure looks at (about 100 bytes each while it runs), half of them
-/// from the table at most.
+/// The most positions a closure looks at: at least this many (about 100 bytes each while it
+/// runs), half of them from the table at most ...
 const MOST_CANDIDATES: usize = 1 << 25;
+/// ... and one for every this many bytes of the transposition table where that is more. A
+/// table can only hold so many open positions, so the bound only binds for large tables, and
+/// there it matters: `search_draws` (64 MiB tables) with at most 2^18 settles 47 of its 56
+/// draws instead of all 56. (The 8 GiB table of a long 5x9 search offered 196 M.)
+const TABLE_BYTES_PER_CANDIDATE: usize = 128;
 
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
