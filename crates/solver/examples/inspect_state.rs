@@ -62,9 +62,16 @@ fn main() {
             )
         })
         .collect();
-    let (open, held) = search.open_by_stones();
-    println!("held by closures: {held} positions; open in the table, by stones:");
-    for (stones, count) in open.iter().enumerate().filter(|(_, &count)| count > 0) {
+    println!(
+        "held by closures: {} positions; open in the table, by stones:",
+        search.held_count()
+    );
+    for (stones, count) in search
+        .open_by_stones()
+        .iter()
+        .enumerate()
+        .filter(|(_, &count)| count > 0)
+    {
         println!("{stones:>4} stones: {count:>12}");
     }
     rows.sort();

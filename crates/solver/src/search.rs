@@ -272,6 +272,7 @@ impl TranspositionTable {
         }
     }
 
+    /// The table's size in bytes.
     fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
@@ -519,11 +520,6 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// The transposition table's size in bytes.
-    fn table_bytes(&self) -> usize {
-        self.table.bytes()
-    }
-
     /// The nodes expanded so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -758,14 +754,19 @@ impl<'a> Search<'a> {
             .map(|slot| (slot.proof, slot.disproof))
     }
 
-    /// What the table holds, for a look at a long search: per number of stones, how many
-    /// open (neither proven nor disproven) positions; and how many positions closures held.
-    pub fn open_by_stones(&self) -> (Vec<usize>, usize) {
+    /// For a look at a long search: per number of stones, how many open (neither proven nor
+    /// disproven) positions the table holds.
+    pub fn open_by_stones(&self) -> Vec<usize> {
         let mut open = vec![0; 65];
         for position in self.table.unresolved() {
             open[stones(&position) as usize] += 1;
         }
-        (open, self.held.len())
+        open
+    }
+
+    /// How many positions closures have held.
+    pub fn held_count(&self) -> usize {
+        self.held.len()
     }
 
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.

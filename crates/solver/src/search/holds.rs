@@ -165,7 +165,7 @@ impl Search<'_> {
 
     /// The most positions a closure looks at (see [`MOST_CANDIDATES`]).
     fn most_candidates(&self) -> usize {
-        (self.table_bytes() / TABLE_BYTES_PER_CANDIDATE).max(MOST_CANDIDATES)
+        (self.table.bytes() / TABLE_BYTES_PER_CANDIDATE).max(MOST_CANDIDATES)
     }
 
     /// The most positions the held set keeps: an eighth of the transposition table's memory
@@ -173,7 +173,7 @@ impl Search<'_> {
     /// 2^20. Saved with the search, it would otherwise grow from run to run without end. (An
     /// 8 GiB search on a 24 GiB machine peaks near 20 GB during a closure already.)
     pub(super) fn most_held(&self) -> usize {
-        (self.table_bytes() / 8 / 32).max(1 << 20)
+        (self.table.bytes() / 8 / 32).max(1 << 20)
     }
 
     /// Keep at most `most` held positions, those with the fewest stones (where play goes round
