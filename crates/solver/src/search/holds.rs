@@ -76,6 +76,8 @@ impl Search<'_> {
         let (newly_held, held) = newly_held(&graph);
         let candidates = graph.candidates.len();
         drop(graph);
+        // Room first, so that the set never grows past its bound (then the bound again, in
+        // case this closure alone held more than that).
         self.limit_held(self.most_held().saturating_sub(newly_held.len()));
         for position in &newly_held {
             self.mark_held(position);
