@@ -108,6 +108,8 @@ impl SolveArgs {
 
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
+        // Checked before the tables are loaded (that can take minutes).
+        let save_every = self.save_interval()?;
         if let Some(directory) = &self.state {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
@@ -141,7 +143,7 @@ impl SolveArgs {
             stop: Some(&STOP),
             progress: &bar,
             state: self.state.as_deref(),
-            save_every: self.save_interval()?,
+            save_every,
             only,
         };
         let solution = solve(&setup, &position);
