@@ -699,30 +699,18 @@ impl<'a> Search<'a> {
         self.node_limit = self.nodes.saturating_add(more);
     }
 
-    /// Can the attacker force a win from `root`?
+    /// Can the attacker force a win from `root`? The positions put on the path with
+    /// [`Search::enter_above`] come before `root` (repeating one of them is a failure for the
+    /// attacker); usually there are none.
     pub fn solve(&mut self, root: &Position) -> Outcome {
-        self.solve_below(root, &[])
-    }
-
-    /// As [`Search::solve`], with `above` on the path before `root` (repeating one of them is a
-    /// failure for the attacker).
-    pub fn solve_below(&mut self, root: &Position, above: &[Position]) -> Outcome {
         self.root_choice = None;
         let numbers = match self.leaf(root) {
             Some(numbers) => numbers,
             None => {
-                self.path.clear();
-                self.path_prefix.clear();
-                for (depth, position) in above.iter().enumerate() {
-                    self.path.insert(*position, depth as u32);
-                    self.push_path_hash(position);
-                }
-                let depth = above.len() as u32;
+                let depth = self.path_prefix.len() as u32;
                 self.root_depth = depth;
-                let result = self.expand(root, INFINITE, INFINITE, depth);
-                self.path.clear();
-                self.path_prefix.clear();
-                match result {
+                // `expand` takes off the path what it puts on, stopped or not.
+                match self.expand(root, INFINITE, INFINITE, depth) {
                     Ok(numbers) => numbers,
                     Err(Stopped) => return Outcome::Unknown,
                 }
@@ -735,6 +723,25 @@ impl<'a> Search<'a> {
         } else {
             Outcome::Unknown
         }
+    }
+
+    /// Put `position` on the path above the roots of the next searches. Reading off a
+    /// certificate walks down its strategy this way, one position at a time: handing each
+    /// re-search the whole path cost time in proportion to the path's length.
+    pub fn enter_above(&mut self, position: &Position) {
+        let depth = self.path_prefix.len() as u32;
+        self.path.insert(*position, depth);
+        self.push_path_hash(position);
+    }
+
+    /// Take `position`, the last one entered with [`Search::enter_above`], off the path.
+    pub fn leave_above(&mut self, position: &Position) {
+        debug_assert_eq!(
+            self.path.get(position).map(|&depth| depth as usize + 1),
+            Some(self.path_prefix.len())
+        );
+        self.path.remove(position);
+        self.path_prefix.pop();
     }
 
     /// The child that settled the root of the last search: the attacker's winning turn, or the
@@ -1154,11 +1161,21 @@ impl<'a> Search<'a> {
         if self.path_dependent.is_empty() {
             return;
         }
+        // A few stored: clear their filter words alone (the words hold no other bits of this
+        // filter). Reading off a certificate stores a few after a re-search and forgets them
+        // at the next; zeroing all the filters each time was 40% of its time.
+        if self.path_dependent.len() < FILTER_WORDS / 64 {
+            for position in self.path_dependent.keys() {
+                let (word, _) = filter_bit(position);
+                self.filters[word][PATH_DEPENDENT] = 0;
+            }
+        } else {
+            for pair in self.filters.iter_mut() {
+                pair[PATH_DEPENDENT] = 0;
+            }
+        }
         self.path_dependent.clear();
         self.path_dependent_count = 0;
-        for pair in self.filters.iter_mut() {
-            pair[PATH_DEPENDENT] = 0;
-        }
     }
 
     /// A checkpoint (see [`Search::save_every`]) if one is due.

@@ -170,7 +170,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                 let claim = std::thread::scope(|scope| {
                     std::thread::Builder::new()
                         .stack_size(SEARCH_STACK)
-                        .spawn_scoped(scope, || extract(search, root, *outcome))
+                        .spawn_scoped(scope, || extract(search, root, *outcome, setup.progress))
                         .expect("an extraction thread")
                         .join()
                         .expect("extraction panicked")
@@ -239,7 +239,12 @@ fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
 
 /// The strategy behind a finished search: the attacker's win if `outcome` is a proof, the
 /// defender's non-losing strategy if it is a disproof.
-fn extract(search: &mut Search, root: &Position, outcome: Outcome) -> Result<Claim, ExtractError> {
+fn extract(
+    search: &mut Search,
+    root: &Position,
+    outcome: Outcome,
+    progress: &dyn Progress,
+) -> Result<Claim, ExtractError> {
     let proof = outcome == Outcome::Proven;
     let strategist = if proof {
         search.attacker()
@@ -253,7 +258,7 @@ fn extract(search: &mut Search, root: &Position, outcome: Outcome) -> Result<Cla
         strategy: HashMap::new(),
         joined: Vec::new(),
         handed_to_search: 0,
-        path: Vec::new(),
+        progress,
     };
     extraction.cover(root)?;
     let mut strategy: Vec<(Node, Option<Node>)> = extraction
@@ -269,6 +274,9 @@ fn extract(search: &mut Search, root: &Position, outcome: Outcome) -> Result<Cla
     })
 }
 
+/// How many positions of a strategy being read off between two notes.
+const STRATEGY_REPORT: usize = 1 << 20;
+
 struct Extraction<'s, 'a> {
     search: &'s mut Search<'a>,
     /// Reading off a proof (the attacker's win) or a disproof (the defender's hold).
@@ -279,8 +287,7 @@ struct Extraction<'s, 'a> {
     /// already counts as covered (handing it only the new ones keeps re-searches cheap).
     joined: Vec<Position>,
     handed_to_search: usize,
-    /// The positions being covered, root first (what a re-search may treat as repetition).
-    path: Vec<Position>,
+    progress: &'s dyn Progress,
 }
 
 impl Extraction<'_, '_> {
@@ -307,15 +314,15 @@ impl Extraction<'_, '_> {
         if position.side == self.strategist {
             let choice = self.choose(position, &next)?;
             self.join(position, Some(choice));
-            self.path.push(*position);
+            self.search.enter_above(position);
             let result = self.cover(&choice);
-            self.path.pop();
+            self.search.leave_above(position);
             result
         } else {
             self.join(position, None);
-            self.path.push(*position);
+            self.search.enter_above(position);
             let result = next.iter().try_for_each(|child| self.cover(child));
-            self.path.pop();
+            self.search.leave_above(position);
             result
         }
     }
@@ -323,6 +330,14 @@ impl Extraction<'_, '_> {
     fn join(&mut self, position: &Position, choice: Option<Position>) {
         self.strategy.insert(*position, choice);
         self.joined.push(*position);
+        if self.joined.len() % STRATEGY_REPORT == 0 {
+            self.progress.note(&format!(
+                "certificate: {} positions of {:?}'s strategy so far ({} nodes)",
+                self.joined.len(),
+                self.strategist,
+                self.search.nodes()
+            ));
+        }
     }
 
     fn search_board(&self) -> &Board {
@@ -372,7 +387,7 @@ impl Extraction<'_, '_> {
             self.search.cover_also(new.iter().copied());
             self.handed_to_search = self.joined.len();
         }
-        let found = if self.search.solve_below(position, &self.path) == wanted {
+        let found = if self.search.solve(position) == wanted {
             self.search.root_choice()
         } else {
             None
