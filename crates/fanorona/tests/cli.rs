@@ -299,6 +299,22 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn one_side_searched_alone_and_settled_is_an_answer() {
+    // 3x5 is a White win, so Black cannot force one: the question asked is answered (exit 0)
+    // though the value is not (White's search did not run).
+    let output = fanorona(&[
+        "solve", "--board", "3x5", "--only", "black", "--memory", "16", "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["value"], "unknown");
+    assert_eq!(report["mover_can_force_a_win"], "unknown");
+    assert_eq!(report["waiting_can_force_a_win"], "no");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs the other search"), "{stderr}");
+}
+
+#[test]
 fn one_side_searched_alone_goes_on_with_another_table_size() {
     let dir = scratch("solve-only");
     let state = dir.join("state");

@@ -15,6 +15,7 @@
 //! claim is a bound, not a value: that side cannot lose (the other cannot force a win).
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::progress::{NoProgress, Progress};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Blocked, Board, Color, Position, Rules, Value};
@@ -53,6 +54,16 @@ fn refuted<T>(why: impl Into<String>) -> Result<T, Refuted> {
 
 /// Check `certificate`, with `tables` for its table leaves.
 pub fn check(certificate: &Certificate, tables: Option<&Tables>) -> Result<Confirmed, Refuted> {
+    check_with_progress(certificate, tables, &NoProgress)
+}
+
+/// [`check`], reporting the strategy positions checked to `progress` (a certificate of a
+/// long search has tens of millions).
+pub fn check_with_progress(
+    certificate: &Certificate,
+    tables: Option<&Tables>,
+    progress: &dyn Progress,
+) -> Result<Confirmed, Refuted> {
     let board = Board::new(certificate.rows as usize, certificate.columns as usize)
         .map_err(|e| Refuted(format!("board: {e}")))?;
     let rules = Rules {
@@ -86,6 +97,7 @@ pub fn check(certificate: &Certificate, tables: Option<&Tables>) -> Result<Confi
         rules,
         tables,
         table_stones,
+        progress,
     };
     let mut confirmed = Confirmed {
         board: board.clone(),
@@ -139,7 +151,11 @@ struct Judge<'a> {
     rules: Rules,
     tables: Option<&'a Tables>,
     table_stones: usize,
+    progress: &'a dyn Progress,
 }
+
+/// Strategy positions checked between two progress reports.
+const REPORT_EVERY: usize = 1 << 16;
 
 /// How a leaf was decided.
 enum Leaf {
@@ -184,10 +200,18 @@ impl Judge<'_> {
                 return refuted(format!("{position:?} appears twice in one strategy"));
             }
         }
-        // What each strategy position leads to inside the strategy (for the loop check).
+        // What each strategy position leads to inside the strategy: for the loop check of a
+        // win (a hold may loop, and its edges would cost gigabytes for a large strategy).
         let mut edges: HashMap<Position, Vec<Position>> = HashMap::new();
         let mut required = Vec::new();
-        for (position, choice) in &strategy {
+        self.progress.phase(
+            &format!("checking {}'s strategy", strategist.name()),
+            strategy.len() as u64,
+        );
+        for (done, (position, choice)) in strategy.iter().enumerate() {
+            if done % REPORT_EVERY == REPORT_EVERY - 1 {
+                self.progress.advance(REPORT_EVERY as u64);
+            }
             required.clear();
             children(self.board, position, &mut required);
             if required.is_empty() {
@@ -225,7 +249,11 @@ impl Judge<'_> {
                     }
                     Some(Leaf::Rules(_)) => confirmed.rule_leaves += 1,
                     Some(Leaf::Table(_)) => confirmed.table_leaves += 1,
-                    None if strategy.contains_key(child) => inside.push(*child),
+                    None if strategy.contains_key(child) => {
+                        if claim.goal == Goal::Win {
+                            inside.push(*child);
+                        }
+                    }
                     None => {
                         return refuted(format!(
                             "{child:?}: a reply the strategy does not answer (missing)"
@@ -233,7 +261,9 @@ impl Judge<'_> {
                     }
                 }
             }
-            edges.insert(*position, inside);
+            if claim.goal == Goal::Win {
+                edges.insert(*position, inside);
+            }
         }
         match self.leaf(root) {
             Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if good(v, root.side) => {}

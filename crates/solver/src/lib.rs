@@ -28,7 +28,7 @@ pub mod tables;
 pub mod verify;
 
 pub use certificate::{Certificate, CertificateError, Claim, Goal};
-pub use check::{check, Confirmed, Refuted};
+pub use check::{check, check_with_progress, Confirmed, Refuted};
 pub use entry::Entry;
 pub use file::{TableError, TableId};
 pub use index::{Material, MaterialIndex};

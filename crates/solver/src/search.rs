@@ -1142,15 +1142,15 @@ impl<'a> Search<'a> {
                 Some(stones) => format!("those of at most {stones} stones"),
                 None => "all".into(),
             };
+            // Without endgame tables, closures look at positions of any number of stones.
+            let within = match self.hold_stones {
+                u32::MAX => String::new(),
+                stones => format!(" of at most {stones} stones"),
+            };
             self.progress.note(&format!(
-                "can {:?} force a win? {} nodes; {} of {} positions of at most {} stones held \
-                 together ({} open in the table, {looked_at} looked at; {seconds:.1} s)",
-                self.attacker,
-                self.nodes,
-                closure.held,
-                closure.candidates,
-                self.hold_stones,
-                closure.open
+                "can {:?} force a win? {} nodes; {} of {} positions{within} held together \
+                 ({} open in the table, {looked_at} looked at; {seconds:.1} s)",
+                self.attacker, self.nodes, closure.held, closure.candidates, closure.open
             ));
         }
     }

@@ -1,11 +1,12 @@
 //! `fanorona check-proof`: confirm or refute a certificate with the rules and the tables alone.
 
 use crate::output::{print_json, CliError};
+use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, turns, Position};
 use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check, Certificate, Goal, Tables};
+use fanorona_solver::{check_with_progress, Certificate, Goal, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -99,7 +100,10 @@ impl CheckProofArgs {
             None
         };
         let file = self.file.display().to_string();
-        let report = match check(&certificate, tables.as_ref()) {
+        let bar = Bar::new();
+        let checked = check_with_progress(&certificate, tables.as_ref(), &bar);
+        bar.finish();
+        let report = match checked {
             Ok(confirmed) => CheckReport {
                 file,
                 holds: true,

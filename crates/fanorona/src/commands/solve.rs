@@ -6,7 +6,7 @@ use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, Color};
-use fanorona_solver::{check, solve, Limits, Outcome, SolveSetup, Tables};
+use fanorona_solver::{check_with_progress, solve, Limits, Outcome, SolveSetup, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,7 +151,10 @@ impl SolveArgs {
         let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
         let mut written = None;
         if let (Some(path), Some(certificate)) = (&self.certificate, &solution.certificate) {
-            check(certificate, setup.tables).map_err(|why| {
+            let check_bar = Bar::new();
+            let checked = check_with_progress(certificate, setup.tables, &check_bar);
+            check_bar.finish();
+            checked.map_err(|why| {
                 CliError::Failure(format!(
                     "the certificate does not check ({why}); not written"
                 ))
@@ -179,6 +182,22 @@ impl SolveArgs {
             print_json(&report);
         } else {
             print_human(&report);
+        }
+        if let Some(side) = only.filter(|_| solution.value.is_none()) {
+            let answered = if side == position.side {
+                solution.mover_wins
+            } else {
+                solution.waiting_wins
+            };
+            if answered != Outcome::Unknown {
+                // The question asked is answered: not a failure, though the value waits for
+                // the other side's search.
+                eprintln!(
+                    "note: can {side:?} force a win? {}; the value needs the other search too",
+                    outcome_name(answered)
+                );
+                return Ok(());
+            }
         }
         if solution.value.is_none() {
             let why = if STOP.load(Ordering::Relaxed) {
