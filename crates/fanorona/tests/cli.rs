@@ -245,6 +245,54 @@ fn solve_writes_a_certificate_that_check_proof_confirms() {
 }
 
 #[test]
+fn two_holds_found_apart_check_together_as_a_draw() {
+    let dir = scratch("proof-holds");
+    std::fs::create_dir_all(&dir).unwrap();
+    // One stone each on 3x5: neither side can force a win (a draw, found by the search).
+    let position = "B4/5/4W w";
+    let hold_of = |searched: &str| {
+        let file = dir.join(format!("{searched}-searched.proof"));
+        let solved = json(&[
+            "solve",
+            "--position",
+            position,
+            "--only",
+            searched,
+            "--certificate",
+            file.to_str().unwrap(),
+            "--memory",
+            "16",
+            "--json",
+        ]);
+        assert_eq!(solved["value"], "unknown", "one search alone is a bound");
+        file
+    };
+    let (black_hold, white_hold) = (hold_of("white"), hold_of("black"));
+    let (black_arg, white_arg) = (black_hold.to_str().unwrap(), white_hold.to_str().unwrap());
+    let alone = json(&["check-proof", black_arg, "--json"]);
+    assert_eq!(alone["holds"], true);
+    assert_eq!(alone["value"], Value::Null, "a bound, not a value");
+    let together = json(&["check-proof", black_arg, white_arg, "--json"]);
+    assert_eq!(together["holds"], true);
+    assert_eq!(together["value"], "draw");
+    assert_eq!(together["position"], position);
+    // A certificate of another position does not combine with them.
+    let other = dir.join("other.proof");
+    json(&[
+        "solve",
+        "--board",
+        "3x3",
+        "--certificate",
+        other.to_str().unwrap(),
+        "--json",
+    ]);
+    let output = fanorona(&["check-proof", black_arg, other.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot be combined"), "{stderr}");
+}
+
+#[test]
 fn solve_uses_the_tables_in_its_directory() {
     let dir = scratch("solve-with-tables");
     let dir_arg = dir.to_str().unwrap();

@@ -114,6 +114,35 @@ impl Certificate {
         }
     }
 
+    /// The claims of several certificates of one position, as one certificate: two bounds
+    /// found apart (a hold for each side) make a value together. They must be of the same
+    /// board, rules and root; the table leaves go up to the largest `table_stones` (a strategy
+    /// that holds with smaller tables holds with larger ones: their entries are exact).
+    pub fn combine(certificates: Vec<Certificate>) -> Result<Certificate, CertificateError> {
+        let mut all = certificates.into_iter();
+        let mut combined = all
+            .next()
+            .ok_or_else(|| CertificateError::Format("no certificate to combine".into()))?;
+        for other in all {
+            let same = (other.rows, other.columns, other.blocked, other.root)
+                == (
+                    combined.rows,
+                    combined.columns,
+                    combined.blocked,
+                    combined.root,
+                );
+            if !same {
+                return Err(CertificateError::Format(
+                    "certificates of different positions, boards or rules cannot be combined"
+                        .into(),
+                ));
+            }
+            combined.table_stones = combined.table_stones.max(other.table_stones);
+            combined.claims.extend(other.claims);
+        }
+        Ok(combined)
+    }
+
     /// How many strategy positions all claims hold.
     pub fn size(&self) -> usize {
         self.claims.iter().map(|c| c.strategy.len()).sum()

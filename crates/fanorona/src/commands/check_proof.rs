@@ -11,10 +11,13 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 /// Check a certificate written by `fanorona solve --certificate`. Exit 0 only if it holds.
+/// Several certificates of the same position are checked together: a hold for each side (two
+/// bounds) is a draw.
 #[derive(Args)]
 pub struct CheckProofArgs {
-    /// The certificate file.
-    file: PathBuf,
+    /// The certificate file(s).
+    #[arg(required = true, num_args = 1..)]
+    files: Vec<PathBuf>,
     #[command(flatten)]
     tables: TableArgs,
     /// Print one JSON document.
@@ -82,8 +85,14 @@ fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> V
 
 impl CheckProofArgs {
     pub fn run(&self) -> Result<(), CliError> {
+        let certificates = self
+            .files
+            .iter()
+            .map(|file| Certificate::read(file))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| CliError::Failure(e.to_string()))?;
         let certificate =
-            Certificate::read(&self.file).map_err(|e| CliError::Failure(e.to_string()))?;
+            Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))?;
         let board = Board::new(certificate.rows as usize, certificate.columns as usize)
             .map_err(|e| CliError::Failure(format!("certificate board: {e}")))?;
         let rules = Rules {
@@ -99,7 +108,12 @@ impl CheckProofArgs {
         } else {
             None
         };
-        let file = self.file.display().to_string();
+        let file = self
+            .files
+            .iter()
+            .map(|file| file.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" + ");
         let bar = Bar::new();
         let checked = check_with_progress(&certificate, tables.as_ref(), &bar);
         bar.finish();
