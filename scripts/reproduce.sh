@@ -3,6 +3,8 @@
 #
 #   scripts/reproduce.sh quick   # the small boards, in minutes
 #   scripts/reproduce.sh full    # also the 5x9 tables up to 7 stones and the 5x9 start
+#   scripts/reproduce.sh first-move TURN   # one of White's first moves on 5x9 (e.g. d2-e3A),
+#                                # searched to the end: hours, resumable (see first_move below)
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -28,6 +30,44 @@ bin=target/release/fanorona
 field() { # field NAME JSON: the value of a top-level field of a one-line JSON document
     sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
 }
+
+# The value of one of White's first moves on 5x9, as far as it takes: each side's search alone
+# ("can White force a win?" is quick, "can Black force a win?" took 10.9 billion nodes after
+# d2-e3A), saved in $STATE as it goes (run the same command again to go on after a stop or a
+# Ctrl-C), each writing the certificate of what it found, then every certificate checked
+# together. FIRST_MOVE_MEMORY (MiB, default 8192: the process peaks near 20 GB) and
+# FIRST_MOVE_MAX_NODES (per run of a search) bound it.
+first_move() { # first_move TURN
+    local turn=$1 position
+    position=$("$bin" moves --json | grep -o "\"notation\":\"$turn\",\"result\":\"[^\"]*\"" |
+        sed -E 's/.*"result":"([^"]*)"/\1/') || true
+    if [ -z "$position" ]; then
+        echo "first-move: '$turn' is not one of White's first turns (fanorona moves lists them)" >&2
+        exit 2
+    fi
+    local state=${STATE:-state}/5x9-$turn
+    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json >/dev/null
+    local certificates=()
+    for side in white black; do
+        local certificate="$proofs/5x9-$turn-$side-search.proof"
+        echo "5x9 after $turn: can $side force a win? (state in $state)" >&2
+        if "$bin" solve --position "$position" --tables "$tables" --only "$side" \
+            --max-nodes "${FIRST_MOVE_MAX_NODES:-20000000000}" \
+            --memory "${FIRST_MOVE_MEMORY:-8192}" --state "$state" \
+            --certificate "$certificate" --json; then
+            certificates+=("$certificate")
+        else
+            echo "not settled yet: run the same command again to go on" >&2
+            exit 1
+        fi
+    done
+    "$bin" check-proof "${certificates[@]}" --tables "$tables" --json
+}
+
+if [ "$mode" = first-move ]; then
+    first_move "${2:?first-move needs a turn, e.g. d2-e3A}"
+    exit
+fi
 
 echo "| board | start | our value | published | tables (stones) | tables built in (s) | search (s) | nodes | certificate |"
 echo "|---|---|---|---|---|---|---|---|---|"
