@@ -903,7 +903,10 @@ impl<'a> Search<'a> {
             prefetch(&self.filters[word]);
         }
         if !self.held.is_empty() {
-            for child in next.iter().filter(above_tables) {
+            // Only those a closure could have held (as `is_held` asks): waiting for the filter
+            // word of any other would be for nothing.
+            let may_be_held = |child: &&Position| stones(child) <= self.hold_stones;
+            for child in next.iter().filter(above_tables).filter(may_be_held) {
                 let (word, bit) = filter_bit(child);
                 if self.filters[word][HELD] & bit != 0 {
                     self.held.prefetch(child);
