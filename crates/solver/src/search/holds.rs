@@ -95,15 +95,20 @@ impl Search<'_> {
     /// and which fail outright. Positions the search never reached are added as candidates too,
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
-    fn hold_graph(&self, candidates: Vec<Position>, max_stones: u32) -> HoldGraph {
+    fn hold_graph(&self, mut candidates: Vec<Position>, max_stones: u32) -> HoldGraph {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
+        // Sized for all of them at once: growing by doubling wrote every array it outgrew,
+        // and fresh memory is slow to fault in (an eighth of a long search's closure went on
+        // the kernel zeroing pages for the index alone).
         let mut index = PositionMap::new();
+        index.reserve(most);
+        candidates.reserve(most.saturating_sub(candidates.len()));
         for (i, position) in candidates.iter().enumerate() {
             index.insert(position, i as u32);
         }
         let mut graph = HoldGraph {
-            alive: Vec::with_capacity(candidates.len()),
-            holding_turns: Vec::with_capacity(candidates.len()),
+            alive: Vec::with_capacity(most),
+            holding_turns: Vec::with_capacity(most),
             candidates,
             parent_start: Vec::new(),
             parents: Vec::new(),
@@ -113,7 +118,7 @@ impl Search<'_> {
         let mut next = Vec::with_capacity(64);
         // The turns between candidates: candidate i's go to `turns[turn_start[i]..]`, up to the
         // next candidate's start.
-        let (mut turns, mut turn_start) = (Vec::new(), Vec::new());
+        let (mut turns, mut turn_start) = (Vec::new(), Vec::with_capacity(most + 1));
         let mut i = 0;
         while i < graph.candidates.len() {
             let position = graph.candidates[i];
