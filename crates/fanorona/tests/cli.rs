@@ -347,6 +347,52 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn status_reads_back_where_saved_searches_stand() {
+    let dir = scratch("solve-status");
+    let state = dir.join("state");
+    let state_arg = state.to_str().unwrap();
+    let stopped = fanorona(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--memory",
+        "16",
+        "--max-nodes",
+        "20000",
+        "--state",
+        state_arg,
+        "--json",
+    ]);
+    assert_eq!(
+        stopped.status.code(),
+        Some(1),
+        "not settled in 20,000 nodes"
+    );
+    let status = json(&[
+        "solve", "--board", "5x5", "--state", state_arg, "--status", "--json",
+    ]);
+    let searches = status["searches"].as_array().unwrap();
+    assert_eq!(searches.len(), 2, "both sides' searches");
+    assert_eq!(searches[0]["attacker"], "white", "the side to move first");
+    let moves = json(&["moves", "--board", "5x5", "--json"]);
+    for search in searches {
+        assert_eq!(search["saved"], true);
+        assert!(search["nodes"].as_u64().unwrap() >= 20_000);
+        let turns = search["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), moves["turns"].as_array().unwrap().len());
+        let outcomes = ["proven", "disproven", "open", "unknown"];
+        assert!(turns
+            .iter()
+            .all(|t| outcomes.contains(&t["outcome"].as_str().unwrap())));
+        assert!(turns.iter().any(|t| t["outcome"] != "unknown"), "{turns:?}");
+    }
+    // Nothing saved for another position: exit 1; --status needs --state: exit 2.
+    let other = fanorona(&["solve", "--board", "3x3", "--state", state_arg, "--status"]);
+    assert_eq!(other.status.code(), Some(1));
+    assert_eq!(fanorona(&["solve", "--status"]).status.code(), Some(2));
+}
+
+#[test]
 fn one_side_searched_alone_and_settled_is_an_answer() {
     // 3x5 is a White win, so Black cannot force one: the question asked is answered (exit 0)
     // though the value is not (White's search did not run).

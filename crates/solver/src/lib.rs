@@ -34,6 +34,6 @@ pub use file::{TableError, TableId};
 pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
 pub use search::{Limits, Outcome, Search};
-pub use solve::{solve, ExtractError, Solution, SolveSetup};
+pub use solve::{saved_search, solve, ExtractError, SavedSearch, Solution, SolveSetup};
 pub use tables::{materials, ProbeError, Tables};
 pub use verify::{material_stats, verify, MaterialStats, Mismatch};

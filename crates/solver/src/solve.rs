@@ -9,7 +9,7 @@
 //! certificate of a bound ("this side cannot force a win"), not of the value.
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
-use crate::progress::Progress;
+use crate::progress::{NoProgress, Progress};
 use crate::search::{Limits, Outcome, Search};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
@@ -204,6 +204,56 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
 fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
     let side = attacker.name();
     directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
+}
+
+/// Where a search saved with [`SolveSetup::state`] stands, read back without searching.
+#[derive(Debug, Clone)]
+pub struct SavedSearch {
+    pub attacker: Color,
+    pub file: PathBuf,
+    pub nodes: u64,
+    /// The proof and disproof numbers the table holds for the root, if any.
+    pub root: Option<(u32, u32)>,
+    /// Per child of the root (every distinct position a turn leads to), the same.
+    pub children: Vec<(Position, Option<(u32, u32)>)>,
+    /// Positions closures held, and the open positions of the table by number of stones.
+    pub held: usize,
+    pub open_by_stones: Vec<usize>,
+}
+
+/// Read the search of `attacker` from `root` saved in `directory`, if there is one. It takes
+/// as much memory as the file.
+pub fn saved_search(
+    board: &Board,
+    rules: Rules,
+    root: &Position,
+    directory: &Path,
+    attacker: Color,
+) -> std::io::Result<Option<SavedSearch>> {
+    let file = state_file(directory, root, attacker);
+    let Ok(metadata) = std::fs::metadata(&file) else {
+        return Ok(None);
+    };
+    let limits = Limits {
+        nodes: 0,
+        memory: metadata.len() as usize,
+    };
+    let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
+    search.resume(&file)?;
+    let mut next = Vec::new();
+    children(board, root, &mut next);
+    Ok(Some(SavedSearch {
+        attacker,
+        nodes: search.nodes(),
+        root: search.stored_numbers(root),
+        children: next
+            .iter()
+            .map(|child| (*child, search.stored_numbers(child)))
+            .collect(),
+        held: search.held_count(),
+        open_by_stones: search.open_by_stones(),
+        file,
+    }))
 }
 
 /// A search that is not run (see [`SolveSetup::only`]): no nodes, the smallest table.

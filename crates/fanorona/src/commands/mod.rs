@@ -6,4 +6,5 @@ pub mod perft;
 pub mod query;
 pub mod show;
 pub mod solve;
+pub mod solve_status;
 pub mod tables;

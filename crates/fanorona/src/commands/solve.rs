@@ -1,6 +1,7 @@
 //! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
 //! with a certificate on request.
 
+use crate::commands::solve_status::print_status;
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
@@ -50,6 +51,10 @@ pub struct SolveArgs {
     /// long question.
     #[arg(long, value_name = "SIDE")]
     only: Option<Side>,
+    /// Search nothing: print where the searches saved in --state stand (root and per-turn
+    /// numbers, held positions, open positions by stones). Takes as much memory as the files.
+    #[arg(long, requires = "state")]
+    status: bool,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -108,6 +113,14 @@ impl SolveArgs {
 
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
+        if let (true, Some(directory)) = (self.status, &self.state) {
+            let sides = match self.only {
+                Some(side) => vec![side.color()],
+                None => vec![position.side, position.side.other()],
+            };
+            let rules = self.tables.rules();
+            return print_status(&board, rules, &position, directory, &sides, self.json);
+        }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;
         if let Some(directory) = &self.state {

@@ -1,0 +1,203 @@
+//! `fanorona solve --status`: where the searches saved in `--state` stand, read back without
+//! searching (for a search that runs for days: which replies hold it up, what closures hold).
+
+use crate::output::{print_json, CliError};
+use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
+use fanorona_solver::{saved_search, SavedSearch};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Serialize)]
+struct StatusReport {
+    position: String,
+    board: String,
+    searches: Vec<SearchStatus>,
+}
+
+#[derive(Serialize)]
+struct SearchStatus {
+    /// "can this side force a win?"
+    attacker: &'static str,
+    file: String,
+    /// Whether a saved search was found (the rest is empty if not).
+    saved: bool,
+    nodes: u64,
+    root: Option<Numbers>,
+    held: usize,
+    /// Open positions of the saved table, by number of stones.
+    open_by_stones: BTreeMap<usize, usize>,
+    turns: Vec<TurnStatus>,
+}
+
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+#[derive(Serialize)]
+struct TurnStatus {
+    notation: String,
+    result: String,
+    /// The numbers the saved table holds for the position the turn leads to (none if it does
+    /// not hold it; a proof is 0 and 4294967295, a disproof the reverse).
+    numbers: Option<Numbers>,
+    /// "proven" (the attacker wins there), "disproven", "open", or "unknown" (not held).
+    outcome: &'static str,
+}
+
+fn outcome(numbers: Option<Numbers>) -> &'static str {
+    match numbers {
+        None => "unknown",
+        Some(n) if n.proof == 0 => "proven",
+        Some(n) if n.disproof == 0 => "disproven",
+        Some(_) => "open",
+    }
+}
+
+/// The order turns are listed in: those the table does not hold, the open ones by proof
+/// number, then the proven and the disproven ones.
+fn listing_order(turn: &TurnStatus) -> (u8, Option<Numbers>, String) {
+    let class = match turn.outcome {
+        "unknown" => 0,
+        "open" => 1,
+        "proven" => 2,
+        _ => 3,
+    };
+    (class, turn.numbers, turn.notation.clone())
+}
+
+/// Print where the saved searches of `sides` from `position` stand.
+pub fn print_status(
+    board: &Board,
+    rules: Rules,
+    position: &Position,
+    directory: &Path,
+    sides: &[Color],
+    json: bool,
+) -> Result<(), CliError> {
+    let mut searches = Vec::new();
+    for &side in sides {
+        let saved = saved_search(board, rules, position, directory, side)
+            .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
+        searches.push(search_status(board, position, directory, side, saved));
+    }
+    let report = StatusReport {
+        position: format_position(board, position),
+        board: board.size_name(),
+        searches,
+    };
+    if json {
+        print_json(&report);
+    } else {
+        print_human(&report);
+    }
+    if report.searches.iter().any(|search| search.saved) {
+        Ok(())
+    } else {
+        Err(CliError::Failure(format!(
+            "no saved search of this position in {}",
+            directory.display()
+        )))
+    }
+}
+
+fn search_status(
+    board: &Board,
+    position: &Position,
+    directory: &Path,
+    side: Color,
+    saved: Option<SavedSearch>,
+) -> SearchStatus {
+    let numbers =
+        |pair: Option<(u32, u32)>| pair.map(|(proof, disproof)| Numbers { proof, disproof });
+    let Some(saved) = saved else {
+        return SearchStatus {
+            attacker: side.name(),
+            file: directory.display().to_string(),
+            saved: false,
+            nodes: 0,
+            root: None,
+            held: 0,
+            open_by_stones: BTreeMap::new(),
+            turns: Vec::new(),
+        };
+    };
+    let mut rows: Vec<TurnStatus> = turns(board, position)
+        .iter()
+        .map(|turn| {
+            let held = numbers(
+                saved
+                    .children
+                    .iter()
+                    .find(|(child, _)| {
+                        child.mover == turn.result.mover && child.waiting == turn.result.waiting
+                    })
+                    .and_then(|(_, pair)| *pair),
+            );
+            TurnStatus {
+                notation: format_turn(board, turn),
+                result: format_position(board, &turn.result),
+                numbers: held,
+                outcome: outcome(held),
+            }
+        })
+        .collect();
+    rows.sort_by_key(listing_order);
+    SearchStatus {
+        attacker: side.name(),
+        file: saved.file.display().to_string(),
+        saved: true,
+        nodes: saved.nodes,
+        root: numbers(saved.root),
+        held: saved.held,
+        open_by_stones: saved
+            .open_by_stones
+            .iter()
+            .enumerate()
+            .filter(|(_, &count)| count > 0)
+            .map(|(stones, &count)| (stones, count))
+            .collect(),
+        turns: rows,
+    }
+}
+
+fn print_human(report: &StatusReport) {
+    println!("position  {} ({})", report.position, report.board);
+    for search in &report.searches {
+        if !search.saved {
+            println!(
+                "can {} force a win? no saved search in {}",
+                search.attacker, search.file
+            );
+            continue;
+        }
+        // A search stopped midway stores the root only when it last came back up to it.
+        let root = match search.root {
+            Some(n) => format!("proof number {}, disproof number {}", n.proof, n.disproof),
+            None => "not stored yet".into(),
+        };
+        println!(
+            "can {} force a win? {} nodes saved in {}; at the root, {root}",
+            search.attacker, search.nodes, search.file
+        );
+        let open: Vec<String> = search
+            .open_by_stones
+            .iter()
+            .map(|(stones, count)| format!("{stones}: {count}"))
+            .collect();
+        println!("  held by closures: {} positions", search.held);
+        println!("  open in the table, by stones: {}", open.join(", "));
+        for turn in &search.turns {
+            match (turn.outcome, turn.numbers) {
+                ("open", Some(n)) => println!(
+                    "  {:>20}  proof {:>10}  disproof {:>10}",
+                    turn.notation, n.proof, n.disproof
+                ),
+                ("unknown", _) => println!("  {:>20}  not in the table", turn.notation),
+                (outcome, _) => println!("  {:>20}  {outcome}", turn.notation),
+            }
+        }
+    }
+}
