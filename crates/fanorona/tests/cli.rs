@@ -347,6 +347,54 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn each_turn_values_agree_with_the_start_and_their_certificates() {
+    let dir = scratch("solve-each-turn");
+    let proofs = dir.join("proofs");
+    let report = json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--each-turn",
+        "--parallel",
+        "2",
+        "--memory",
+        "16",
+        "--certificate",
+        proofs.to_str().unwrap(),
+        "--json",
+    ]);
+    let turns = report["turns"].as_array().unwrap();
+    let moves = json(&["moves", "--board", "3x5", "--json"]);
+    assert_eq!(turns.len(), moves["turns"].as_array().unwrap().len());
+    // The start's value is the best of its turns' values for White (a win: SPEC.md §4).
+    let start = json(&["solve", "--board", "3x5", "--memory", "16", "--json"]);
+    let rank = |value: &str| {
+        ["loss", "draw", "win"]
+            .iter()
+            .position(|v| *v == value)
+            .unwrap()
+    };
+    let best = turns
+        .iter()
+        .map(|t| rank(t["value"].as_str().unwrap()))
+        .max()
+        .unwrap();
+    assert_eq!(best, rank(start["value"].as_str().unwrap()));
+    // Each turn's certificate is checked on its own: the value there is for Black, to move.
+    for turn in turns {
+        let notation = turn["notation"].as_str().unwrap();
+        let file = proofs.join(format!("{notation}.proof"));
+        assert_eq!(turn["search"]["certificate"], file.to_str().unwrap());
+        let checked = json(&["check-proof", file.to_str().unwrap(), "--json"]);
+        let for_white = turn["value"].as_str().unwrap();
+        let for_black = ["win", "draw", "loss"][rank(for_white)];
+        assert_eq!(checked["value"], for_black, "{notation}");
+    }
+    let zero = fanorona(&["solve", "--board", "3x3", "--each-turn", "--parallel", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
+}
+
+#[test]
 fn status_reads_back_where_saved_searches_stand() {
     let dir = scratch("solve-status");
     let state = dir.join("state");

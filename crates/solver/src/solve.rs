@@ -50,6 +50,7 @@ impl fmt::Display for ExtractError {
 impl std::error::Error for ExtractError {}
 
 /// What a solve needs besides the position.
+#[derive(Clone, Copy)]
 pub struct SolveSetup<'a> {
     pub board: &'a Board,
     pub rules: Rules,

@@ -6,11 +6,15 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
-use fanorona_engine::{format_position, Color};
-use fanorona_solver::{check_with_progress, solve, Limits, Outcome, SolveSetup, Tables};
+use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
+use fanorona_solver::{
+    check_with_progress, solve, ExtractError, Limits, Outcome, Progress, Solution, SolveSetup,
+    Tables,
+};
 use serde::Serialize;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -51,6 +55,15 @@ pub struct SolveArgs {
     /// long question.
     #[arg(long, value_name = "SIDE")]
     only: Option<Side>,
+    /// Solve instead the position after each turn of the side to move (the value of each
+    /// first move), with the value for the player who makes it; --certificate is then a
+    /// directory (one TURN.proof each).
+    #[arg(long)]
+    each_turn: bool,
+    /// With --each-turn: how many of those positions to solve at once, each with its own
+    /// searches and --memory tables, all sharing one copy of the endgame tables.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    parallel: usize,
     /// Search nothing: print where the searches saved in --state stand (root and per-turn
     /// numbers, held positions, open positions by stones). Takes as much memory as the files.
     #[arg(long, requires = "state")]
@@ -60,7 +73,7 @@ pub struct SolveArgs {
     json: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct SolveReport {
     position: String,
     board: String,
@@ -123,7 +136,21 @@ impl SolveArgs {
         }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;
-        if let Some(directory) = &self.state {
+        if self.parallel == 0 {
+            return Err(CliError::Input("--parallel must be at least 1".into()));
+        }
+        let roots = self.roots(&board, &position)?;
+        for directory in [
+            &self.state,
+            &self
+                .certificate
+                .as_ref()
+                .filter(|_| self.each_turn)
+                .cloned(),
+        ]
+        .into_iter()
+        .flatten()
+        {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
         }
@@ -135,7 +162,6 @@ impl SolveArgs {
         if let Err(error) = tables.load_into_memory() {
             eprintln!("note: probing the mapped files ({error})");
         }
-        let clock = Instant::now();
         let bar = Bar::new();
         let only = self.only.map(Side::color);
         let (phase, searches) = match only {
@@ -143,7 +169,7 @@ impl SolveArgs {
             Some(Color::Black) => ("searching (can Black force a win?)", 1),
             None => ("searching (both sides)", 2),
         };
-        bar.phase_of(phase, searches * self.max_nodes);
+        bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
         let setup = SolveSetup {
             board: &board,
             rules,
@@ -159,76 +185,292 @@ impl SolveArgs {
             save_every,
             only,
         };
-        let solution = solve(&setup, &position);
+        let solved = solve_each(&setup, &roots, self.parallel);
         bar.finish();
-        let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
-        let mut written = None;
-        if let (Some(path), Some(certificate)) = (&self.certificate, &solution.certificate) {
-            let check_bar = Bar::new();
-            let checked = check_with_progress(certificate, setup.tables, &check_bar);
-            check_bar.finish();
-            checked.map_err(|why| {
-                CliError::Failure(format!(
-                    "the certificate does not check ({why}); not written"
-                ))
-            })?;
-            certificate
-                .write(path)
-                .map_err(|e| CliError::Failure(e.to_string()))?;
-            written = Some(certificate.size());
-        }
-        let report = SolveReport {
-            position: format_position(&board, &position),
-            board: board.size_name(),
-            value: solution.value.map_or("unknown", |v| v.name()),
-            mover_can_force_a_win: outcome_name(solution.mover_wins),
-            waiting_can_force_a_win: outcome_name(solution.waiting_wins),
-            nodes: solution.nodes,
-            seconds: clock.elapsed().as_secs_f64(),
-            table_stones: tables.max_stones(),
-            certificate: written
-                .and(self.certificate.as_ref())
-                .map(|p| p.display().to_string()),
-            certificate_positions: written,
-        };
-        if self.json {
-            print_json(&report);
-        } else {
-            print_human(&report);
-        }
-        if let Some(side) = only.filter(|_| solution.value.is_none()) {
-            let answered = if side == position.side {
-                solution.mover_wins
-            } else {
-                solution.waiting_wins
+        let mut reports = Vec::new();
+        for (root, (solution, seconds)) in roots.iter().zip(solved) {
+            let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
+            let certificate = self.certificate_path(root);
+            let written = certify(&solution, setup.tables, certificate.as_deref())?;
+            let report = SolveReport {
+                position: format_position(&board, &root.position),
+                board: board.size_name(),
+                value: solution.value.map_or("unknown", |v| v.name()),
+                mover_can_force_a_win: outcome_name(solution.mover_wins),
+                waiting_can_force_a_win: outcome_name(solution.waiting_wins),
+                nodes: solution.nodes,
+                seconds,
+                table_stones: tables.max_stones(),
+                certificate: written.and(certificate).map(|p| p.display().to_string()),
+                certificate_positions: written,
             };
-            if answered != Outcome::Unknown {
-                // The question asked is answered: not a failure, though the value waits for
-                // the other side's search.
-                eprintln!(
-                    "note: can {side:?} force a win? {}; the value needs the other search too",
-                    outcome_name(answered)
-                );
-                return Ok(());
+            reports.push((root, solution, report));
+        }
+        if self.each_turn {
+            self.print_each_turn(&board, &position, &reports);
+        } else if self.json {
+            print_json(&reports[0].2);
+        } else {
+            print_human(&reports[0].2);
+        }
+        let unsettled: Vec<&Root> = reports
+            .iter()
+            .filter(|(root, solution, _)| !settled_or_answered(only, &root.position, solution))
+            .map(|(root, _, _)| *root)
+            .collect();
+        if unsettled.is_empty() {
+            return Ok(());
+        }
+        let why = if STOP.load(Ordering::Relaxed) {
+            "interrupted".to_string()
+        } else {
+            format!("not solved within {} nodes per search", self.max_nodes)
+        };
+        let which = if self.each_turn {
+            let turns: Vec<&str> = unsettled.iter().map(|r| r.turns[0].as_str()).collect();
+            format!(" (after {})", turns.join(", "))
+        } else {
+            String::new()
+        };
+        let next = match &self.state {
+            Some(dir) => format!(
+                "searches saved in {}: run again with the same --state to go on",
+                dir.display()
+            ),
+            None => "raise --max-nodes, or use --state DIR to go on later".into(),
+        };
+        Err(CliError::Failure(format!("{why}{which}; {next}")))
+    }
+
+    /// The positions to solve: the one given, or with --each-turn the distinct positions its
+    /// turns lead to, each with the turns that lead there.
+    fn roots(&self, board: &Board, position: &Position) -> Result<Vec<Root>, CliError> {
+        if !self.each_turn {
+            return Ok(vec![Root {
+                turns: Vec::new(),
+                position: *position,
+            }]);
+        }
+        let mut roots: Vec<Root> = Vec::new();
+        for turn in turns(board, position) {
+            let notation = format_turn(board, &turn);
+            let same = |r: &&mut Root| {
+                r.position.mover == turn.result.mover && r.position.waiting == turn.result.waiting
+            };
+            match roots.iter_mut().find(same) {
+                Some(root) => root.turns.push(notation),
+                None => roots.push(Root {
+                    turns: vec![notation],
+                    position: turn.result,
+                }),
             }
         }
-        if solution.value.is_none() {
-            let why = if STOP.load(Ordering::Relaxed) {
-                "interrupted".to_string()
-            } else {
-                format!("not solved within {} nodes per search", self.max_nodes)
-            };
-            let next = match &self.state {
-                Some(dir) => format!(
-                    "searches saved in {}: run again with the same --state to go on",
-                    dir.display()
-                ),
-                None => "raise --max-nodes, or use --state DIR to go on later".into(),
-            };
-            return Err(CliError::Failure(format!("{why}; {next}")));
+        if roots.is_empty() {
+            return Err(CliError::Input(
+                "--each-turn: the side to move has no turn".into(),
+            ));
         }
-        Ok(())
+        Ok(roots)
     }
+
+    /// Where a root's certificate goes: --certificate, or with --each-turn a file named after
+    /// the turn in that directory.
+    fn certificate_path(&self, root: &Root) -> Option<PathBuf> {
+        let given = self.certificate.as_ref()?;
+        Some(match root.turns.first() {
+            Some(turn) if self.each_turn => given.join(format!("{turn}.proof")),
+            _ => given.clone(),
+        })
+    }
+
+    fn print_each_turn(
+        &self,
+        board: &Board,
+        position: &Position,
+        reports: &[(&Root, Solution, SolveReport)],
+    ) {
+        let mover = position.side;
+        let rows: Vec<TurnReport> = reports
+            .iter()
+            .flat_map(|(root, solution, report)| {
+                root.turns.iter().map(move |notation| TurnReport {
+                    notation: notation.clone(),
+                    value: solution.value.map_or("unknown", |v| v.flip().name()),
+                    search: report.clone(),
+                })
+            })
+            .collect();
+        if self.json {
+            print_json(&EachTurnReport {
+                position: format_position(board, position),
+                board: board.size_name(),
+                turns: rows,
+            });
+            return;
+        }
+        println!(
+            "position  {} ({})",
+            format_position(board, position),
+            board.size_name()
+        );
+        println!(
+            "{:<20} {:<9} {:>16} {:>10}  certificate",
+            "turn",
+            format!("for {}", mover.name()),
+            "nodes",
+            "seconds"
+        );
+        for row in &rows {
+            println!(
+                "{:<20} {:<9} {:>16} {:>10.1}  {}",
+                row.notation,
+                row.value,
+                row.search.nodes,
+                row.search.seconds,
+                row.search.certificate.as_deref().unwrap_or("-")
+            );
+        }
+    }
+}
+
+/// A position to solve and the turns (of --each-turn) that lead to it.
+struct Root {
+    turns: Vec<String>,
+    position: Position,
+}
+
+#[derive(Serialize)]
+struct EachTurnReport {
+    position: String,
+    board: String,
+    turns: Vec<TurnReport>,
+}
+
+#[derive(Serialize)]
+struct TurnReport {
+    notation: String,
+    /// For the player who makes the turn.
+    value: &'static str,
+    /// The solve of the position it leads to (values there for the other player, to move).
+    search: SolveReport,
+}
+
+/// Solve each root, `parallel` at a time (sharing the tables), in order: each solution with
+/// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started.
+fn solve_each(
+    setup: &SolveSetup,
+    roots: &[Root],
+    parallel: usize,
+) -> Vec<(Result<Solution, ExtractError>, f64)> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<(Result<Solution, ExtractError>, f64)>>> =
+        roots.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..parallel.min(roots.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= roots.len() {
+                    break;
+                }
+                let clock = Instant::now();
+                // With several roots, each one's notes say which it is.
+                let labelled = Labelled {
+                    inner: setup.progress,
+                    label: roots[i].turns.first().map(|turn| format!("after {turn}: ")),
+                };
+                let setup = SolveSetup {
+                    progress: &labelled,
+                    ..*setup
+                };
+                let solution = if STOP.load(Ordering::Relaxed) && i > 0 {
+                    Err(ExtractError("interrupted before it started".into()))
+                } else {
+                    solve(&setup, &roots[i].position)
+                };
+                *results[i].lock().expect("a solve panicked") =
+                    Some((solution, clock.elapsed().as_secs_f64()));
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .expect("a solve panicked")
+                .expect("every root is solved")
+        })
+        .collect()
+}
+
+/// A job's progress with its notes prefixed by a label (which of several positions).
+struct Labelled<'a> {
+    inner: &'a dyn Progress,
+    label: Option<String>,
+}
+
+impl Progress for Labelled<'_> {
+    fn phase(&self, name: &str, total: u64) {
+        self.inner.phase(name, total);
+    }
+    fn advance(&self, units: u64) {
+        self.inner.advance(units);
+    }
+    fn resumed(&self, units: u64) {
+        self.inner.resumed(units);
+    }
+    fn note(&self, message: &str) {
+        match &self.label {
+            Some(label) => self.inner.note(&format!("{label}{message}")),
+            None => self.inner.note(message),
+        }
+    }
+}
+
+/// Check the certificate of `solution`, if it has one and `path` asks for it, and write it
+/// there: how many strategy positions it holds.
+fn certify(
+    solution: &Solution,
+    tables: Option<&Tables>,
+    path: Option<&Path>,
+) -> Result<Option<usize>, CliError> {
+    let (Some(path), Some(certificate)) = (path, &solution.certificate) else {
+        return Ok(None);
+    };
+    let check_bar = Bar::new();
+    let checked = check_with_progress(certificate, tables, &check_bar);
+    check_bar.finish();
+    checked.map_err(|why| {
+        CliError::Failure(format!(
+            "the certificate does not check ({why}); not written"
+        ))
+    })?;
+    certificate
+        .write(path)
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    Ok(Some(certificate.size()))
+}
+
+/// Whether the value is settled, or with --only the one question asked answered (the value
+/// then waits for the other side's search, which is said on stderr).
+fn settled_or_answered(only: Option<Color>, position: &Position, solution: &Solution) -> bool {
+    if solution.value.is_some() {
+        return true;
+    }
+    let Some(side) = only else {
+        return false;
+    };
+    let answered = if side == position.side {
+        solution.mover_wins
+    } else {
+        solution.waiting_wins
+    };
+    if answered != Outcome::Unknown {
+        eprintln!(
+            "note: can {side:?} force a win? {}; the value needs the other search too",
+            outcome_name(answered)
+        );
+    }
+    answered != Outcome::Unknown
 }
 
 fn print_human(report: &SolveReport) {
