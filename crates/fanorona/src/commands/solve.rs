@@ -355,16 +355,14 @@ struct TurnReport {
     search: SolveReport,
 }
 
+/// A root's solution and the seconds it took.
+type Solved = (Result<Solution, ExtractError>, f64);
+
 /// Solve each root, `parallel` at a time (sharing the tables), in order: each solution with
 /// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started.
-fn solve_each(
-    setup: &SolveSetup,
-    roots: &[Root],
-    parallel: usize,
-) -> Vec<(Result<Solution, ExtractError>, f64)> {
+fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Solved> {
     let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<(Result<Solution, ExtractError>, f64)>>> =
-        roots.iter().map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<Solved>>> = roots.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..parallel.min(roots.len()) {
             scope.spawn(|| loop {
