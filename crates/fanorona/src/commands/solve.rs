@@ -140,17 +140,9 @@ impl SolveArgs {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
         let roots = self.roots(&board, &position)?;
-        for directory in [
-            &self.state,
-            &self
-                .certificate
-                .as_ref()
-                .filter(|_| self.each_turn)
-                .cloned(),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        // The state directory, and with --each-turn the certificates' directory.
+        let certificates = self.certificate.as_deref().filter(|_| self.each_turn);
+        for directory in self.state.as_deref().into_iter().chain(certificates) {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
         }
