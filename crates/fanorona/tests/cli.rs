@@ -392,6 +392,26 @@ fn each_turn_values_agree_with_the_start_and_their_certificates() {
     }
     let zero = fanorona(&["solve", "--board", "3x3", "--each-turn", "--parallel", "0"]);
     assert_eq!(zero.status.code(), Some(2));
+    // --turns picks some of them; a turn that is not legal is refused, naming it.
+    let some = json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--each-turn",
+        "--turns",
+        "b2-c2A,c1-c2A",
+        "--json",
+    ]);
+    let picked: Vec<&str> = some["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["notation"].as_str().unwrap())
+        .collect();
+    assert_eq!(picked, ["c1-c2A", "b2-c2A"]);
+    let wrong = fanorona(&["solve", "--board", "3x5", "--each-turn", "--turns", "a1-a2"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("a1-a2"));
 }
 
 #[test]

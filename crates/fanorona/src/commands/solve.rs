@@ -60,6 +60,15 @@ pub struct SolveArgs {
     /// directory (one TURN.proof each).
     #[arg(long)]
     each_turn: bool,
+    /// With --each-turn: only these turns (comma-separated, in notation), e.g. the first moves
+    /// whose values are still open.
+    #[arg(
+        long,
+        value_name = "TURNS",
+        value_delimiter = ',',
+        requires = "each_turn"
+    )]
+    turns: Vec<String>,
     /// With --each-turn: how many of those positions to solve at once, each with its own
     /// searches and --memory tables, all sharing one copy of the endgame tables.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -262,6 +271,16 @@ impl SolveArgs {
                 "--each-turn: the side to move has no turn".into(),
             ));
         }
+        if self.turns.is_empty() {
+            return Ok(roots);
+        }
+        let legal = |wanted: &String| roots.iter().any(|root| root.turns.contains(wanted));
+        if let Some(unknown) = self.turns.iter().find(|wanted| !legal(wanted)) {
+            return Err(CliError::Input(format!(
+                "--turns: '{unknown}' is not a turn of this position (fanorona moves lists them)"
+            )));
+        }
+        roots.retain(|root| root.turns.iter().any(|turn| self.turns.contains(turn)));
         Ok(roots)
     }
 
