@@ -293,6 +293,65 @@ fn two_holds_found_apart_check_together_as_a_draw() {
 }
 
 #[test]
+fn a_certificate_proves_every_position_of_its_strategy() {
+    let dir = scratch("proof-at");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("3x5.proof");
+    let solved = json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--memory",
+        "16",
+        "--certificate",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(solved["value"], "win");
+    let checked = json(&["check-proof", file.to_str().unwrap(), "--json"]);
+    let first = checked["claims"][0]["first_turn"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let moves = json(&["moves", "--board", "3x5", "--json"]);
+    let after = |notation: &str| {
+        moves["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["notation"] == notation)
+            .unwrap()["result"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // After White's winning first turn, Black to move: lost for Black, by the same strategy.
+    let at = after(&first);
+    let moved = json(&["check-proof", file.to_str().unwrap(), "--at", &at, "--json"]);
+    assert_eq!(moved["holds"], true);
+    assert_eq!(moved["value"], "loss");
+    assert_eq!(moved["position"], at.as_str());
+    // After another first turn the strategy says nothing: refuted, not a wrong value.
+    let other = moves["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["notation"].as_str().unwrap())
+        .find(|n| *n != first)
+        .unwrap();
+    let refused = fanorona(&["check-proof", file.to_str().unwrap(), "--at", &after(other)]);
+    assert_eq!(refused.status.code(), Some(1));
+    // A position of another board is bad input.
+    let wrong = fanorona(&[
+        "check-proof",
+        file.to_str().unwrap(),
+        "--at",
+        "BBB/B1W/WWW w",
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+}
+
+#[test]
 fn solve_uses_the_tables_in_its_directory() {
     let dir = scratch("solve-with-tables");
     let dir_arg = dir.to_str().unwrap();

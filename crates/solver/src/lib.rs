@@ -27,7 +27,7 @@ pub mod solve;
 pub mod tables;
 pub mod verify;
 
-pub use certificate::{Certificate, CertificateError, Claim, Goal};
+pub use certificate::{Certificate, CertificateError, Claim, Goal, Node};
 pub use check::{check, check_with_progress, Confirmed, Refuted};
 pub use entry::Entry;
 pub use file::{TableError, TableId};

@@ -4,9 +4,9 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, turns, Position};
+use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
 use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check_with_progress, Certificate, Goal, Tables};
+use fanorona_solver::{check_with_progress, Certificate, Goal, Node, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -18,6 +18,12 @@ pub struct CheckProofArgs {
     /// The certificate file(s).
     #[arg(required = true, num_args = 1..)]
     files: Vec<PathBuf>,
+    /// Check the claims at this position instead of the certificates' root. Once a strategy
+    /// checks, every position in it has what its claim says (a win, or not losing), so the
+    /// certificate of the 5x9 start also proves, for instance, Black's hold after each first
+    /// move of White (they are positions of Black's strategy).
+    #[arg(long, value_name = "FEN")]
+    at: Option<String>,
     #[command(flatten)]
     tables: TableArgs,
     /// Print one JSON document.
@@ -91,6 +97,10 @@ impl CheckProofArgs {
             .map(|file| Certificate::read(file))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| CliError::Failure(e.to_string()))?;
+        let certificates = match &self.at {
+            Some(fen) => rerooted(certificates, fen)?,
+            None => certificates,
+        };
         let certificate =
             Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))?;
         let board = Board::new(certificate.rows as usize, certificate.columns as usize)
@@ -176,4 +186,23 @@ impl CheckProofArgs {
             ))),
         }
     }
+}
+
+/// The certificates with their root moved to the position `fen` (of their board).
+fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certificate>, CliError> {
+    let (board, position) = parse_position(fen)?;
+    for certificate in &mut certificates {
+        if (certificate.rows as usize, certificate.columns as usize)
+            != (board.rows(), board.columns())
+        {
+            return Err(CliError::Input(format!(
+                "--at: a {} position for a certificate of a {}x{} board",
+                board.size_name(),
+                certificate.rows,
+                certificate.columns
+            )));
+        }
+        certificate.root = Node::of(&position);
+    }
+    Ok(certificates)
 }
