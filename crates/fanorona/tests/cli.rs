@@ -276,6 +276,19 @@ fn two_holds_found_apart_check_together_as_a_draw() {
     assert_eq!(together["holds"], true);
     assert_eq!(together["value"], "draw");
     assert_eq!(together["position"], position);
+    // After White's turn in its hold, both strategies hold the position: a draw there too.
+    let white_turn = together["claims"][1]["first_turn"].as_str().unwrap();
+    let moves = json(&["moves", "--position", position, "--json"]);
+    let after = moves["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["notation"] == white_turn)
+        .unwrap()["result"]
+        .as_str()
+        .unwrap();
+    let moved = json(&["check-proof", black_arg, white_arg, "--at", after, "--json"]);
+    assert_eq!(moved["value"], "draw");
     // A certificate of another position does not combine with them.
     let other = dir.join("other.proof");
     json(&[

@@ -188,9 +188,13 @@ impl CheckProofArgs {
     }
 }
 
-/// The certificates with their root moved to the position `fen` (of their board).
+/// The certificates with their root moved to the position `fen` (of their board), keeping the
+/// claims whose strategy holds it (a certificate of a draw holds both sides' strategies, and
+/// the position after a first move may be in one of them only); those left out are named on
+/// stderr.
 fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certificate>, CliError> {
     let (board, position) = parse_position(fen)?;
+    let root = Node::of(&position);
     for certificate in &mut certificates {
         if (certificate.rows as usize, certificate.columns as usize)
             != (board.rows(), board.columns())
@@ -202,7 +206,21 @@ fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certifi
                 certificate.columns
             )));
         }
-        certificate.root = Node::of(&position);
+        certificate.root = root;
+        certificate.claims.retain(|claim| {
+            let holds = claim.strategy.iter().any(|(node, _)| *node == root);
+            if !holds {
+                eprintln!(
+                    "note: {}'s strategy (to {}) does not hold {fen}: left out",
+                    claim.strategist().name(),
+                    match claim.goal {
+                        Goal::Win => "win",
+                        Goal::NotLose => "not lose",
+                    }
+                );
+            }
+            holds
+        });
     }
     Ok(certificates)
 }
