@@ -526,6 +526,26 @@ fn status_reads_back_where_saved_searches_stand() {
             .all(|t| outcomes.contains(&t["outcome"].as_str().unwrap())));
         assert!(turns.iter().any(|t| t["outcome"] != "unknown"), "{turns:?}");
     }
+    // With --each-turn, the saved searches of the positions after each turn asked for.
+    let pair = [
+        "solve",
+        "--board",
+        "5x5",
+        "--each-turn",
+        "--turns",
+        "b2-c3A,c2-c3A",
+        "--only",
+        "black",
+        "--state",
+        state_arg,
+    ];
+    let stopped = fanorona(&[&pair[..], &["--memory", "16", "--max-nodes", "5000"]].concat());
+    assert_eq!(stopped.status.code(), Some(1));
+    let each = json(&[&pair[..], &["--status", "--json"]].concat());
+    let turns = each["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(turns[0]["notation"], "b2-c3A");
+    assert_eq!(turns[0]["status"]["searches"][0]["saved"], true);
     // Nothing saved for another position: exit 1; --status needs --state: exit 2.
     let other = fanorona(&["solve", "--board", "3x3", "--state", state_arg, "--status"]);
     assert_eq!(other.status.code(), Some(1));

@@ -1,7 +1,7 @@
 //! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
 //! with a certificate on request.
 
-use crate::commands::solve_status::print_status;
+use crate::commands::solve_status::{print_status, StatusTarget};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
@@ -135,20 +135,27 @@ impl SolveArgs {
 
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
+        let roots = self.roots(&board, &position)?;
         if let (true, Some(directory)) = (self.status, &self.state) {
             let sides = match self.only {
                 Some(side) => vec![side.color()],
-                None => vec![position.side, position.side.other()],
+                None => vec![roots[0].position.side, roots[0].position.side.other()],
             };
+            let targets: Vec<StatusTarget> = roots
+                .into_iter()
+                .map(|root| StatusTarget {
+                    turns: root.turns,
+                    position: root.position,
+                })
+                .collect();
             let rules = self.tables.rules();
-            return print_status(&board, rules, &position, directory, &sides, self.json);
+            return print_status(&board, rules, &targets, directory, &sides, self.json);
         }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;
         if self.parallel == 0 {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
-        let roots = self.roots(&board, &position)?;
         // The state directory, and with --each-turn the certificates' directory.
         let certificates = self.certificate.as_deref().filter(|_| self.each_turn);
         for directory in self.state.as_deref().into_iter().chain(certificates) {

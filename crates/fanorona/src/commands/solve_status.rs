@@ -68,32 +68,78 @@ fn listing_order(turn: &TurnStatus) -> (u8, Option<Numbers>, String) {
     (class, turn.numbers, turn.notation.clone())
 }
 
-/// Print where the saved searches of `sides` from `position` stand.
+/// A position whose saved searches to read, with the turns (of `--each-turn`) that lead there.
+pub struct StatusTarget {
+    pub turns: Vec<String>,
+    pub position: Position,
+}
+
+#[derive(Serialize)]
+struct EachTurnStatus {
+    turns: Vec<TurnStatusReport>,
+}
+
+#[derive(Serialize)]
+struct TurnStatusReport {
+    notation: String,
+    status: StatusReport,
+}
+
+/// Print where the saved searches of `sides` from each target stand (one at a time: each
+/// takes as much memory as its files). With one target reached by no turn, the plain report.
 pub fn print_status(
     board: &Board,
     rules: Rules,
-    position: &Position,
+    targets: &[StatusTarget],
     directory: &Path,
     sides: &[Color],
     json: bool,
 ) -> Result<(), CliError> {
-    let mut searches = Vec::new();
-    for &side in sides {
-        let saved = saved_search(board, rules, position, directory, side)
-            .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
-        searches.push(search_status(board, position, directory, side, saved));
+    let mut reports = Vec::new();
+    for target in targets {
+        let mut searches = Vec::new();
+        for &side in sides {
+            let saved = saved_search(board, rules, &target.position, directory, side)
+                .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
+            searches.push(search_status(
+                board,
+                &target.position,
+                directory,
+                side,
+                saved,
+            ));
+        }
+        let report = StatusReport {
+            position: format_position(board, &target.position),
+            board: board.size_name(),
+            searches,
+        };
+        if !json {
+            if let Some(turn) = target.turns.first() {
+                println!("after {turn}:");
+            }
+            print_human(&report);
+        }
+        reports.push((target, report));
     }
-    let report = StatusReport {
-        position: format_position(board, position),
-        board: board.size_name(),
-        searches,
-    };
+    let any_saved = reports
+        .iter()
+        .any(|(_, report)| report.searches.iter().any(|search| search.saved));
     if json {
-        print_json(&report);
-    } else {
-        print_human(&report);
+        match reports.as_slice() {
+            [(target, report)] if target.turns.is_empty() => print_json(report),
+            _ => print_json(&EachTurnStatus {
+                turns: reports
+                    .into_iter()
+                    .map(|(target, status)| TurnStatusReport {
+                        notation: target.turns.first().cloned().unwrap_or_default(),
+                        status,
+                    })
+                    .collect(),
+            }),
+        }
     }
-    if report.searches.iter().any(|search| search.saved) {
+    if any_saved {
         Ok(())
     } else {
         Err(CliError::Failure(format!(
