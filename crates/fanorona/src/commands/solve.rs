@@ -262,10 +262,7 @@ impl SolveArgs {
         let mut roots: Vec<Root> = Vec::new();
         for turn in turns(board, position) {
             let notation = format_turn(board, &turn);
-            let same = |r: &&mut Root| {
-                r.position.mover == turn.result.mover && r.position.waiting == turn.result.waiting
-            };
-            match roots.iter_mut().find(same) {
+            match roots.iter_mut().find(|root| root.position == turn.result) {
                 Some(root) => root.turns.push(notation),
                 None => roots.push(Root {
                     turns: vec![notation],

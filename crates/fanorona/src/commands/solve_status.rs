@@ -177,9 +177,7 @@ fn search_status(
                 saved
                     .children
                     .iter()
-                    .find(|(child, _)| {
-                        child.mover == turn.result.mover && child.waiting == turn.result.waiting
-                    })
+                    .find(|(child, _)| *child == turn.result)
                     .and_then(|(_, pair)| *pair),
             );
             TurnStatus {
