@@ -20,11 +20,13 @@
 //! turn), then, each time one is dropped, its parents are looked at again.
 
 use super::position_map::PositionMap;
-use super::{filter_bit, stones, Search, HELD};
+use super::{filter_bit, stones, FastMap, Search, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
+use rayon::prelude::*;
 
 /// What a turn of a candidate leads to, for the closure.
+#[derive(Clone, Copy)]
 enum Target {
     /// A position the attacker cannot win: good for the defender whatever happens.
     Held,
@@ -37,6 +39,63 @@ enum Target {
     Open,
     /// A position neither resolved nor a candidate.
     Unknown,
+}
+
+/// What the turns of a run of candidates lead to, one candidate after another: the k-th's are
+/// `turns[starts[k]..starts[k + 1]]`. Kept from batch to batch (fresh buffers for every batch
+/// cost the kernel's page zeroing).
+#[derive(Default)]
+struct LookedAt {
+    starts: Vec<usize>,
+    turns: Vec<(Position, Target)>,
+}
+
+impl LookedAt {
+    /// How many candidates it holds.
+    fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The turns of its k-th candidate.
+    fn turns_of(&self, k: usize) -> &[(Position, Target)] {
+        &self.turns[self.starts[k]..self.starts[k + 1]]
+    }
+}
+
+/// The closure's candidates as they grow: their index, and the positions the batch being
+/// recorded added (the only ones the index has that the batch's looks could not see).
+struct Growth {
+    index: PositionMap<u32>,
+    added: FastMap<Position, u32>,
+    most: usize,
+    max_stones: u32,
+}
+
+impl Growth {
+    /// A turn to a position that was unknown when its batch was looked at: a candidate the
+    /// batch added since, or a new candidate where there is room and it has few enough stones.
+    fn resolve(&mut self, child: Position, candidates: &mut Vec<Position>) -> Target {
+        if let Some(&j) = self.added.get(&child) {
+            return Target::Candidate(j);
+        }
+        if candidates.len() >= self.most || stones(&child) > self.max_stones {
+            return Target::Unknown;
+        }
+        let j = candidates.len() as u32;
+        self.index.insert(&child, j);
+        self.added.insert(child, j);
+        candidates.push(child);
+        Target::Candidate(j)
+    }
+
+    /// Ask for the index slots that resolving these turns may write.
+    fn prefetch_unknown(&self, looked: &[(Position, Target)]) {
+        for (child, target) in looked {
+            if matches!(target, Target::Unknown) {
+                self.index.prefetch(child);
+            }
+        }
+    }
 }
 
 /// What the last closure did, for the progress notes.
@@ -115,59 +174,74 @@ impl Search<'_> {
             failed: Vec::new(),
             relied: Vec::new(),
         };
-        let mut next = Vec::with_capacity(64);
         // The turns between candidates: candidate i's go to `turns[turn_start[i]..]`, up to the
         // next candidate's start.
         let (mut turns, mut turn_start) = (Vec::new(), Vec::with_capacity(most + 1));
+        let mut growth = Growth {
+            index,
+            added: FastMap::default(),
+            most,
+            max_stones,
+        };
+        let mut looked: Vec<LookedAt> = Vec::new();
         let mut i = 0;
         while i < graph.candidates.len() {
-            let position = graph.candidates[i];
-            turn_start.push(turns.len());
-            next.clear();
-            children(self.board, &position, &mut next);
-            self.prefetch_lookups(&next);
-            for child in next.iter().filter(|c| !self.within_tables(c)) {
-                index.prefetch(child);
+            // Looked at in parallel, a batch at a time: all but the candidates the batch itself
+            // adds, which only its turns in order can tell (so the graph is the same, turn for
+            // turn, as when candidates were looked at one after another).
+            let batch = i..graph.candidates.len().min(i + LOOKED_AT_ONCE);
+            let index = &growth.index;
+            let tasks = batch.len().div_ceil(LOOKED_AT_PER_TASK);
+            if looked.len() < tasks {
+                looked.resize_with(tasks, LookedAt::default);
             }
-            let (mut holding, mut open) = (0, false);
-            for child in &next {
-                let mut target = self.hold_target(child, &index);
-                if matches!(target, Target::Unknown)
-                    && graph.candidates.len() < most
-                    && stones(child) <= max_stones
-                {
-                    target = Target::Candidate(graph.candidates.len() as u32);
-                    index.insert(child, graph.candidates.len() as u32);
-                    graph.candidates.push(*child);
-                }
-                match target {
-                    Target::Held => holding += 1,
-                    Target::DisprovenInTable => {
-                        holding += 1;
-                        graph.relied.push((i as u32, *child));
+            looked[..tasks]
+                .par_iter_mut()
+                .zip(graph.candidates[batch].par_chunks(LOOKED_AT_PER_TASK))
+                .for_each(|(looked, part)| self.look_at_candidates(part, index, looked));
+            growth.added.clear();
+            for part in &looked[..tasks] {
+                for k in 0..part.len() {
+                    if k + PREFETCH_AHEAD < part.len() {
+                        growth.prefetch_unknown(part.turns_of(k + PREFETCH_AHEAD));
                     }
-                    Target::Candidate(j) => {
-                        holding += 1;
-                        turns.push(j);
-                    }
-                    Target::Open | Target::Unknown => open = true,
+                    turn_start.push(turns.len());
+                    let looked = part.turns_of(k);
+                    graph.record(i as u32, looked, &mut growth, &mut turns, self.attacker);
+                    i += 1;
                 }
             }
-            let fails = if position.side == self.attacker {
-                open || next.is_empty()
-            } else {
-                holding == 0
-            };
-            graph.alive.push(!fails);
-            graph.holding_turns.push(holding);
-            if fails {
-                graph.failed.push(i as u32);
-            }
-            i += 1;
         }
         turn_start.push(turns.len());
         graph.group_parents(&turns, &turn_start);
         graph
+    }
+
+    /// Where the turns of each of `candidates` lead, as far as can be told without the
+    /// candidates added since `index` was last written to (those show as unknown), into `looked`.
+    fn look_at_candidates(
+        &self,
+        candidates: &[Position],
+        index: &PositionMap<u32>,
+        looked: &mut LookedAt,
+    ) {
+        looked.starts.clear();
+        looked.turns.clear();
+        looked.starts.push(0);
+        let mut next = Vec::with_capacity(64);
+        for position in candidates {
+            next.clear();
+            children(self.board, position, &mut next);
+            self.prefetch_lookups(&next);
+            for child in next.iter().filter(|c| !self.within_tables(c)) {
+                index.prefetch(child);
+            }
+            looked.turns.extend(
+                next.iter()
+                    .map(|child| (*child, self.hold_target(child, index))),
+            );
+            looked.starts.push(looked.turns.len());
+        }
     }
 
     /// The most positions a closure looks at (see [`MOST_CANDIDATES`]).
@@ -290,6 +364,47 @@ fn newly_held(graph: &HoldGraph) -> (Vec<Position>, usize) {
 }
 
 impl HoldGraph {
+    /// Candidate `i`'s turns, `looked` (what each leads to, unknown ones resolved by `growth`):
+    /// those to other candidates into `turns`, and whether it fails outright.
+    fn record(
+        &mut self,
+        i: u32,
+        looked: &[(Position, Target)],
+        growth: &mut Growth,
+        turns: &mut Vec<u32>,
+        attacker: Color,
+    ) {
+        let (mut holding, mut open) = (0, false);
+        for &(child, target) in looked {
+            let target = match target {
+                Target::Unknown => growth.resolve(child, &mut self.candidates),
+                known => known,
+            };
+            match target {
+                Target::Held => holding += 1,
+                Target::DisprovenInTable => {
+                    holding += 1;
+                    self.relied.push((i, child));
+                }
+                Target::Candidate(j) => {
+                    holding += 1;
+                    turns.push(j);
+                }
+                Target::Open | Target::Unknown => open = true,
+            }
+        }
+        let fails = if self.candidates[i as usize].side == attacker {
+            open || looked.is_empty()
+        } else {
+            holding == 0
+        };
+        self.alive.push(!fails);
+        self.holding_turns.push(holding);
+        if fails {
+            self.failed.push(i);
+        }
+    }
+
     /// Group the turns between candidates by the candidate they lead to (a counting sort:
     /// there can be hundreds of millions), each group's parents in the order given.
     /// (`turns[turn_start[p]..turn_start[p + 1]]`: the candidates candidate `p` has turns to.)
@@ -391,6 +506,12 @@ const MOST_CANDIDATES: usize = 1 << 25;
 /// there it matters: `search_draws` (64 MiB tables) with at most 2^18 settles 47 of its 56
 /// draws instead of all 56. (The 8 GiB table of a long 5x9 search offered 196 M.)
 const TABLE_BYTES_PER_CANDIDATE: usize = 128;
+
+/// A closure looks at this many candidates at a time in parallel, in tasks of this many.
+const LOOKED_AT_ONCE: usize = 1 << 13;
+const LOOKED_AT_PER_TASK: usize = 1 << 9;
+/// While turns are recorded, the index slots of the candidate this many ahead are asked for.
+const PREFETCH_AHEAD: usize = 8;
 
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
