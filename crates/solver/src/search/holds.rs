@@ -130,7 +130,7 @@ impl Search<'_> {
     /// positions of at most `max_stones` stones (see the module's documentation).
     pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
         let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
-        let mut graph = self.hold_graph(candidates, max_stones);
+        let mut graph = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
         graph.eliminate(self.attacker);
         let (newly_held, held) = newly_held(&graph);
         let candidates = graph.candidates.len();
@@ -154,7 +154,13 @@ impl Search<'_> {
     /// and which fail outright. Positions the search never reached are added as candidates too,
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
-    fn hold_graph(&self, mut candidates: Vec<Position>, max_stones: u32) -> HoldGraph {
+    /// Looked at `batch` candidates at a time, in parallel (the graph is the same for any).
+    fn hold_graph(
+        &self,
+        mut candidates: Vec<Position>,
+        max_stones: u32,
+        batch: usize,
+    ) -> HoldGraph {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
         // Sized for all of them at once: growing by doubling wrote every array it outgrew,
         // and fresh memory is slow to fault in (an eighth of a long search's closure went on
@@ -189,7 +195,7 @@ impl Search<'_> {
             // Looked at in parallel, a batch at a time: all but the candidates the batch itself
             // adds, which only its turns in order can tell (so the graph is the same, turn for
             // turn, as when candidates were looked at one after another).
-            let batch = i..graph.candidates.len().min(i + LOOKED_AT_ONCE);
+            let batch = i..graph.candidates.len().min(i + batch);
             let index = &growth.index;
             let tasks = batch.len().div_ceil(LOOKED_AT_PER_TASK);
             if looked.len() < tasks {
@@ -589,5 +595,47 @@ mod tests {
             .collect();
         assert_eq!(expected.len(), 14);
         assert_eq!(kept, expected);
+    }
+
+    #[test]
+    fn a_closure_sees_the_same_graph_however_many_candidates_it_looks_at_at_once() {
+        let board = fanorona_engine::Board::standard();
+        let rules = fanorona_engine::Rules::default();
+        let tables = crate::Tables::build(&board, rules, 3);
+        let limits = crate::Limits {
+            nodes: 200_000,
+            memory: 16 << 20,
+        };
+        let progress = crate::progress::NoProgress;
+        // Two against two, a draw the search needs millions of nodes for (`search_draws`).
+        let root = fanorona_engine::parse_position("9/2B3W2/9/B8/7W1 w")
+            .unwrap()
+            .1;
+        let mut search = Search::new(
+            &board,
+            rules,
+            Some(&tables),
+            Color::White,
+            limits,
+            &progress,
+        );
+        assert_eq!(search.solve(&root), crate::Outcome::Unknown);
+        let (candidates, _, _) = search.hold_candidates(search.hold_stones);
+        let one_at_a_time = search.hold_graph(candidates.clone(), search.hold_stones, 1);
+        assert!(candidates.len() > 1_000, "{} candidates", candidates.len());
+        assert!(
+            one_at_a_time.candidates.len() > candidates.len(),
+            "unreached ones added"
+        );
+        for batch in [7, LOOKED_AT_ONCE] {
+            let graph = search.hold_graph(candidates.clone(), search.hold_stones, batch);
+            assert_eq!(graph.candidates, one_at_a_time.candidates);
+            assert_eq!(graph.alive, one_at_a_time.alive);
+            assert_eq!(graph.holding_turns, one_at_a_time.holding_turns);
+            assert_eq!(graph.parent_start, one_at_a_time.parent_start);
+            assert_eq!(graph.parents, one_at_a_time.parents);
+            assert_eq!(graph.failed, one_at_a_time.failed);
+            assert_eq!(graph.relied, one_at_a_time.relied);
+        }
     }
 }
