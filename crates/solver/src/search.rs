@@ -1152,8 +1152,17 @@ impl<'a> Search<'a> {
             };
             self.progress.note(&format!(
                 "can {:?} force a win? {} nodes; {} of {} positions{within} held together \
-                 ({} open in the table, {looked_at} looked at; {seconds:.1} s)",
-                self.attacker, self.nodes, closure.held, closure.candidates, closure.open
+                 ({} open in the table, {looked_at} looked at; {seconds:.1} s: listed {:.1}, \
+                 turns looked at {:.1}, eliminated {:.1}, kept {:.1})",
+                self.attacker,
+                self.nodes,
+                closure.held,
+                closure.candidates,
+                closure.open,
+                closure.seconds[0],
+                closure.seconds[1],
+                closure.seconds[2],
+                closure.seconds[3]
             ));
         }
     }

@@ -24,6 +24,7 @@ use super::{filter_bit, stones, FastMap, Search, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// What a turn of a candidate leads to, for the closure.
 #[derive(Clone, Copy)]
@@ -106,6 +107,25 @@ pub(super) struct Closure {
     pub open: usize,
     /// ... and, where there were too many, the most stones of those taken (fewest first).
     pub cut_at_stones: Option<u32>,
+    /// Seconds spent listing the candidates, looking at their turns, eliminating those that
+    /// fail, and keeping the held ones.
+    pub seconds: [f64; 4],
+}
+
+/// Seconds from one lap to the next.
+struct PhaseClock(Instant);
+
+impl PhaseClock {
+    fn start() -> PhaseClock {
+        PhaseClock(Instant::now())
+    }
+
+    fn lap(&mut self) -> f64 {
+        let now = Instant::now();
+        let seconds = now.duration_since(self.0).as_secs_f64();
+        self.0 = now;
+        seconds
+    }
 }
 
 /// The positions a closure looks at and the turns between them.
@@ -129,12 +149,16 @@ impl Search<'_> {
     /// Store as disproven every position of the greatest held set among the unresolved
     /// positions of at most `max_stones` stones (see the module's documentation).
     pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
+        let mut clock = PhaseClock::start();
         let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
+        let listing = clock.lap();
         let mut graph = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
+        let looking = clock.lap();
         graph.eliminate(self.attacker);
         let (newly_held, held) = newly_held(&graph);
         let candidates = graph.candidates.len();
         drop(graph);
+        let eliminating = clock.lap();
         // Room first, so that the set never grows past its bound (then the bound again, in
         // case this closure alone held more than that).
         self.limit_held(self.most_held().saturating_sub(newly_held.len()));
@@ -147,6 +171,7 @@ impl Search<'_> {
             held,
             open,
             cut_at_stones,
+            seconds: [listing, looking, eliminating, clock.lap()],
         }
     }
 
