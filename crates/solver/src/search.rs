@@ -247,6 +247,18 @@ struct Stored {
     height: u32,
 }
 
+/// The positions of some of the table's slots with neither a proof nor a disproof.
+fn unresolved_in(slots: &[Slot]) -> impl Iterator<Item = Position> + '_ {
+    slots.iter().filter_map(|slot| {
+        let numbers = slot[2];
+        let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
+        (slot[1] & USED != 0 && !resolved).then(|| slot_position(slot))
+    })
+}
+
+/// How many slots [`TranspositionTable::parts`] puts in one run.
+const SLOTS_PER_PART: usize = 1 << 20;
+
 /// Start loading the cache line that holds `value`. Only a hint: a later read then waits less,
 /// and several prefetched lines come from memory together instead of one after the other.
 #[inline(always)]
@@ -289,11 +301,13 @@ impl TranspositionTable {
 
     /// Every position the table holds with neither a proof nor a disproof.
     fn unresolved(&self) -> impl Iterator<Item = Position> + '_ {
-        self.slots.iter().filter_map(|slot| {
-            let numbers = slot[2];
-            let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
-            (slot[1] & USED != 0 && !resolved).then(|| slot_position(slot))
-        })
+        unresolved_in(&self.slots)
+    }
+
+    /// The table's slots in runs, for work in parallel (each run's positions in order, the
+    /// runs in the table's order).
+    fn parts(&self) -> std::slice::Chunks<'_, Slot> {
+        self.slots.chunks(SLOTS_PER_PART)
     }
 
     fn get(&self, position: &Position) -> Option<Stored> {

@@ -20,7 +20,7 @@
 //! turn), then, each time one is dropped, its parents are looked at again.
 
 use super::position_map::PositionMap;
-use super::{filter_bit, stones, FastMap, Search, HELD};
+use super::{filter_bit, stones, unresolved_in, FastMap, Search, Slot, HELD};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 use rayon::prelude::*;
@@ -320,30 +320,55 @@ impl Search<'_> {
         let eligible =
             |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
         // The table holds a position at most once; a path-dependent disproof may be of a
-        // position the table also holds unresolved.
+        // position the table also holds unresolved. Those come after the table's.
         let unresolved_in_table = |p: &Position| {
             self.table
                 .get(p)
                 .is_some_and(|slot| slot.proof != 0 && slot.disproof != 0)
         };
-        let open_positions = || {
-            self.table
-                .unresolved()
-                .chain(
-                    self.path_dependent
-                        .keys()
-                        .copied()
-                        .filter(|p| !unresolved_in_table(p)),
-                )
-                .filter(eligible)
-        };
+        let path_dependent: Vec<Position> = self
+            .path_dependent
+            .keys()
+            .copied()
+            .filter(|p| !unresolved_in_table(p) && eligible(p))
+            .collect();
         // Counted first and listed after: a long search's table holds hundreds of millions of
         // them (196 M in the 8 GiB one after d2-e3A), more than fit in memory as a list. Too
-        // many to close: the fewest stones first (where play goes round).
-        let count = count_by_stones(open_positions());
+        // many to close: the fewest stones first (where play goes round). Both passes run over
+        // the table's parts in parallel, and keep what one pass in order would.
+        let parts: Vec<&[Slot]> = self.table.parts().collect();
+        let counts: Vec<[usize; 65]> = parts
+            .par_iter()
+            .map(|slots| count_by_stones(unresolved_in(slots).filter(eligible)))
+            .collect();
+        let mut count = count_by_stones(path_dependent.iter().copied());
+        for part in &counts {
+            for (total, here) in count.iter_mut().zip(part) {
+                *total += here;
+            }
+        }
         let open = count.iter().sum();
         let mut fewest = FewestStones::new(&count, self.most_candidates() / 2);
-        let found: Vec<Position> = open_positions().filter(|p| fewest.keeps(p)).collect();
+        // Each part gets its share of the room left for positions of the threshold's stones.
+        let shares: Vec<FewestStones> = counts
+            .iter()
+            .map(|part| fewest.share(part[fewest.threshold.min(64)]))
+            .collect();
+        let found_in_parts: Vec<Vec<Position>> = parts
+            .par_iter()
+            .zip(shares)
+            .map(|(slots, mut share)| {
+                unresolved_in(slots)
+                    .filter(eligible)
+                    .filter(|p| share.keeps(p))
+                    .collect()
+            })
+            .collect();
+        let mut found = Vec::with_capacity(found_in_parts.iter().map(Vec::len).sum());
+        for part in found_in_parts {
+            found.extend(part);
+        }
+        found.extend(path_dependent.into_iter().filter(|p| fewest.keeps(p)));
         let cut_at_stones =
             (open > found.len()).then(|| found.iter().map(stones).max().unwrap_or(0));
         (found, open, cut_at_stones)
@@ -509,6 +534,17 @@ impl FewestStones {
         FewestStones { threshold, room }
     }
 
+    /// The part of this one's room that a stretch of the list with `at_threshold` positions of
+    /// the threshold's stones takes, for that stretch alone; this one keeps the rest.
+    fn share(&mut self, at_threshold: usize) -> FewestStones {
+        let room = self.room.min(at_threshold);
+        self.room -= room;
+        FewestStones {
+            threshold: self.threshold,
+            room,
+        }
+    }
+
     /// Whether to keep the next position of the list (asked once per position, in order).
     fn keeps(&mut self, position: &Position) -> bool {
         let here = stones(position) as usize;
@@ -620,6 +656,26 @@ mod tests {
             .collect();
         assert_eq!(expected.len(), 14);
         assert_eq!(kept, expected);
+    }
+
+    #[test]
+    fn stretches_of_a_list_with_their_shares_keep_what_one_pass_keeps() {
+        let positions: Vec<Position> = (0..60)
+            .map(|i| with_stones([9, 7, 8, 9, 9][i % 5], i as u32))
+            .collect();
+        let count = count_by_stones(positions.iter().copied());
+        let mut one_pass = positions.clone();
+        keep_fewest_stones(&mut one_pass, 33);
+        for stretch in [1, 7, 25, 60] {
+            let mut whole = FewestStones::new(&count, 33);
+            let mut kept: Vec<Position> = Vec::new();
+            for part in positions.chunks(stretch) {
+                let here = count_by_stones(part.iter().copied());
+                let mut share = whole.share(here[whole.threshold]);
+                kept.extend(part.iter().filter(|p| share.keeps(p)));
+            }
+            assert_eq!(kept, one_pass, "stretches of {stretch}");
+        }
     }
 
     #[test]
