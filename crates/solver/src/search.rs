@@ -1166,17 +1166,20 @@ impl<'a> Search<'a> {
             };
             self.progress.note(&format!(
                 "can {:?} force a win? {} nodes; {} of {} positions{within} held together \
-                 ({} open in the table, {looked_at} looked at; {seconds:.1} s: listed {:.1}, \
-                 turns looked at {:.1}, eliminated {:.1}, kept {:.1})",
+                 ({} open in the table, {looked_at} looked at; {} turns between them; \
+                 {seconds:.1} s: listed {:.1}, turns looked at {:.1}, grouped {:.1}, \
+                 eliminated {:.1}, kept {:.1})",
                 self.attacker,
                 self.nodes,
                 closure.held,
                 closure.candidates,
                 closure.open,
+                closure.turns,
                 closure.seconds[0],
                 closure.seconds[1],
                 closure.seconds[2],
-                closure.seconds[3]
+                closure.seconds[3],
+                closure.seconds[4]
             ));
         }
     }

@@ -107,9 +107,11 @@ pub(super) struct Closure {
     pub open: usize,
     /// ... and, where there were too many, the most stones of those taken (fewest first).
     pub cut_at_stones: Option<u32>,
-    /// Seconds spent listing the candidates, looking at their turns, eliminating those that
-    /// fail, and keeping the held ones.
-    pub seconds: [f64; 4],
+    /// The turns from one candidate to another.
+    pub turns: usize,
+    /// Seconds spent listing the candidates, looking at their turns, grouping the turns by
+    /// where they lead, eliminating the candidates that fail, and keeping the held ones.
+    pub seconds: [f64; 5],
 }
 
 /// Seconds from one lap to the next.
@@ -126,6 +128,13 @@ impl PhaseClock {
         self.0 = now;
         seconds
     }
+}
+
+/// The turns between candidates as a closure finds them: candidate `p`'s lead to the
+/// candidates `to[start[p]..start[p + 1]]`.
+struct Turns {
+    to: Vec<u32>,
+    start: Vec<usize>,
 }
 
 /// The positions a closure looks at and the turns between them.
@@ -152,8 +161,11 @@ impl Search<'_> {
         let mut clock = PhaseClock::start();
         let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
         let listing = clock.lap();
-        let mut graph = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
+        let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
         let looking = clock.lap();
+        graph.group_parents(&turns, rayon::current_num_threads());
+        let turns = turns.to.len();
+        let grouping = clock.lap();
         graph.eliminate(self.attacker);
         let (newly_held, held) = newly_held(&graph);
         let candidates = graph.candidates.len();
@@ -171,7 +183,8 @@ impl Search<'_> {
             held,
             open,
             cut_at_stones,
-            seconds: [listing, looking, eliminating, clock.lap()],
+            turns,
+            seconds: [listing, looking, grouping, eliminating, clock.lap()],
         }
     }
 
@@ -179,13 +192,14 @@ impl Search<'_> {
     /// and which fail outright. Positions the search never reached are added as candidates too,
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
-    /// Looked at `batch` candidates at a time, in parallel (the graph is the same for any).
+    /// Looked at `batch` candidates at a time, in parallel (the graph is the same for any);
+    /// the turns between candidates come apart, to be grouped by where they lead.
     fn hold_graph(
         &self,
         mut candidates: Vec<Position>,
         max_stones: u32,
         batch: usize,
-    ) -> HoldGraph {
+    ) -> (HoldGraph, Turns) {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
         // Sized for all of them at once: growing by doubling wrote every array it outgrew,
         // and fresh memory is slow to fault in (an eighth of a long search's closure went on
@@ -244,8 +258,13 @@ impl Search<'_> {
             }
         }
         turn_start.push(turns.len());
-        graph.group_parents(&turns, &turn_start);
-        graph
+        (
+            graph,
+            Turns {
+                to: turns,
+                start: turn_start,
+            },
+        )
     }
 
     /// Where the turns of each of `candidates` lead, as far as can be told without the
@@ -462,24 +481,56 @@ impl HoldGraph {
     }
 
     /// Group the turns between candidates by the candidate they lead to (a counting sort:
-    /// there can be hundreds of millions), each group's parents in the order given.
-    /// (`turns[turn_start[p]..turn_start[p + 1]]`: the candidates candidate `p` has turns to.)
-    fn group_parents(&mut self, turns: &[u32], turn_start: &[usize]) {
-        let mut start = vec![0usize; self.candidates.len() + 1];
-        for &child in turns {
-            start[child as usize + 1] += 1;
-        }
-        for c in 0..self.candidates.len() {
+    /// there can be a billion), each group's parents in the order of `turns`. In `parts`
+    /// ranges of the candidates led to, in parallel: each reads every turn and writes those to
+    /// its own range (the result is the same for any number of parts).
+    fn group_parents(&mut self, turns: &Turns, parts: usize) {
+        let candidates = self.candidates.len();
+        let per_part = candidates.div_ceil(parts.max(1)).max(1);
+        // How many turns lead to each candidate, at `start[c + 1]` ...
+        let mut start = vec![0usize; candidates + 1];
+        start[1..]
+            .par_chunks_mut(per_part)
+            .enumerate()
+            .for_each(|(k, counts)| {
+                let first = k * per_part;
+                for &child in &turns.to {
+                    if let Some(count) = (child as usize).checked_sub(first) {
+                        if let Some(count) = counts.get_mut(count) {
+                            *count += 1;
+                        }
+                    }
+                }
+            });
+        // ... then where each candidate's parents start.
+        for c in 0..candidates {
             start[c + 1] += start[c];
         }
-        let mut next = start.clone();
-        self.parents = vec![0; turns.len()];
-        for (parent, range) in turn_start.windows(2).enumerate() {
-            for &child in &turns[range[0]..range[1]] {
-                self.parents[next[child as usize]] = parent as u32;
-                next[child as usize] += 1;
-            }
+        let mut parents = vec![0u32; turns.to.len()];
+        let mut rest: &mut [u32] = &mut parents;
+        let mut ranges = Vec::new();
+        for first in (0..candidates).step_by(per_part) {
+            let end = (first + per_part).min(candidates);
+            let (here, after) = rest.split_at_mut(start[end] - start[first]);
+            ranges.push((first..end, here));
+            rest = after;
         }
+        ranges.into_par_iter().for_each(|(range, parents)| {
+            let base = start[range.start];
+            let mut next: Vec<usize> = start[range.clone()].iter().map(|s| s - base).collect();
+            for (parent, turn_range) in turns.start.windows(2).enumerate() {
+                for &child in &turns.to[turn_range[0]..turn_range[1]] {
+                    if let Some(slot) = (child as usize)
+                        .checked_sub(range.start)
+                        .and_then(|c| next.get_mut(c))
+                    {
+                        parents[*slot] = parent as u32;
+                        *slot += 1;
+                    }
+                }
+            }
+        });
+        self.parents = parents;
         self.parent_start = start;
     }
 
@@ -679,7 +730,7 @@ mod tests {
     }
 
     #[test]
-    fn a_closure_sees_the_same_graph_however_many_candidates_it_looks_at_at_once() {
+    fn a_closure_sees_the_same_graph_however_many_candidates_or_parts_it_works_on_at_once() {
         let board = fanorona_engine::Board::standard();
         let rules = fanorona_engine::Rules::default();
         let tables = crate::Tables::build(&board, rules, 3);
@@ -702,14 +753,18 @@ mod tests {
         );
         assert_eq!(search.solve(&root), crate::Outcome::Unknown);
         let (candidates, _, _) = search.hold_candidates(search.hold_stones);
-        let one_at_a_time = search.hold_graph(candidates.clone(), search.hold_stones, 1);
+        let (mut one_at_a_time, turns) =
+            search.hold_graph(candidates.clone(), search.hold_stones, 1);
+        one_at_a_time.group_parents(&turns, 1);
         assert!(candidates.len() > 1_000, "{} candidates", candidates.len());
         assert!(
             one_at_a_time.candidates.len() > candidates.len(),
             "unreached ones added"
         );
-        for batch in [7, LOOKED_AT_ONCE] {
-            let graph = search.hold_graph(candidates.clone(), search.hold_stones, batch);
+        for (batch, parts) in [(7, 2), (LOOKED_AT_ONCE, 3)] {
+            let (mut graph, turns) =
+                search.hold_graph(candidates.clone(), search.hold_stones, batch);
+            graph.group_parents(&turns, parts);
             assert_eq!(graph.candidates, one_at_a_time.candidates);
             assert_eq!(graph.alive, one_at_a_time.alive);
             assert_eq!(graph.holding_turns, one_at_a_time.holding_turns);
