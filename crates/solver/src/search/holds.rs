@@ -192,6 +192,7 @@ impl Search<'_> {
     /// and which fail outright. Positions the search never reached are added as candidates too,
     /// up to a limit: a hold needs every turn of the attacker answered, and df-pn only looks
     /// at the most promising.
+    ///
     /// Looked at `batch` candidates at a time, in parallel (the graph is the same for any);
     /// the turns between candidates come apart, to be grouped by where they lead.
     fn hold_graph(
