@@ -712,14 +712,15 @@ mod tests {
 
     #[test]
     fn stretches_of_a_list_with_their_shares_keep_what_one_pass_keeps() {
-        let positions: Vec<Position> = (0..60)
+        // 6 of 8 stones, 6 of 9 and 18 of 10: 16 keeps all of 8 and 9 and four of 10.
+        let positions: Vec<Position> = (0..30)
             .map(|i| with_stones([9, 7, 8, 9, 9][i % 5], i as u32))
             .collect();
         let count = count_by_stones(positions.iter().copied());
         let mut one_pass = positions.clone();
-        keep_fewest_stones(&mut one_pass, 33);
-        for stretch in [1, 7, 25, 60] {
-            let mut whole = FewestStones::new(&count, 33);
+        assert_eq!(keep_fewest_stones(&mut one_pass, 16), 10);
+        for stretch in [1, 7, 13, 30] {
+            let mut whole = FewestStones::new(&count, 16);
             let mut kept: Vec<Position> = Vec::new();
             for part in positions.chunks(stretch) {
                 let here = count_by_stones(part.iter().copied());
