@@ -496,10 +496,11 @@ impl HoldGraph {
             .for_each(|(k, counts)| {
                 let first = k * per_part;
                 for &child in &turns.to {
-                    if let Some(count) = (child as usize).checked_sub(first) {
-                        if let Some(count) = counts.get_mut(count) {
-                            *count += 1;
-                        }
+                    if let Some(count) = (child as usize)
+                        .checked_sub(first)
+                        .and_then(|c| counts.get_mut(c))
+                    {
+                        *count += 1;
                     }
                 }
             });
