@@ -27,6 +27,7 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
+mod filters;
 mod holds;
 mod position_map;
 mod zeroed_memory;
@@ -37,6 +38,7 @@ use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
+use filters::Filters;
 use position_map::PositionSet;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -103,26 +105,9 @@ const HELD_MAGIC: &[u8; 8] = b"HELDSET1";
 /// some searches dive into long drawn lines where the side ahead never wins.
 const LEAD_WEIGHT: i64 = 2;
 
-/// The words of each of the search's two filters (see [`Search::filters`]): 2^26 bits (8 MiB),
-/// for at most 2^22 path-dependent entries and a few million held positions. (With 2^24 bits,
-/// a full path-dependent cache answered "maybe" for a fifth of all positions, each then a
-/// lookup in the large map that missed the cache.)
-const FILTER_WORDS: usize = 1 << 20;
-
-/// Which of a [`Search::filters`] pair is which.
-const PATH_DEPENDENT: usize = 0;
-const HELD: usize = 1;
-
 /// The stones on the board.
 fn stones(position: &Position) -> u32 {
     position.mover.count() + position.waiting.count()
-}
-
-/// A position's word and bit in the search's filters.
-fn filter_bit(position: &Position) -> (usize, u64) {
-    // The top bits: the transposition table's bucket comes from the bottom ones.
-    let bits = hash(position) >> 38;
-    ((bits >> 6) as usize % FILTER_WORDS, 1 << (bits & 63))
 }
 
 /// No path position relied upon.
@@ -388,12 +373,8 @@ pub struct Search<'a> {
     /// above it that they relied on.
     path_dependent: FastMap<Position, Vec<(u32, u64)>>,
     path_dependent_count: usize,
-    /// Two bit filters in front of the large sets, `[PATH_DEPENDENT]` for `path_dependent`,
-    /// `[HELD]` for `held`: a bit per hash bucket, set for every position in the set. Most
-    /// positions are in neither, and the bits say so without a lookup in the set (which missed
-    /// the cache and cost a sixth of the 5x9 search's time). The two words of a position lie
-    /// side by side, so one memory access (prefetched) answers both.
-    filters: ZeroedMemory<[u64; 2]>,
+    /// Bit filters in front of `path_dependent` and `held` (see [`filters`]).
+    filters: Filters,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
     /// re-searches while a hold's certificate is read off.
     covered: FastSet<Position>,
@@ -483,18 +464,19 @@ impl<'a> Search<'a> {
             assert_eq!(tables.rules(), rules, "tables of other rules");
             assert_eq!(tables.board(), board, "tables of another board");
         }
+        let table = TranspositionTable::new(limits.memory);
         Search {
             board,
             rules,
             tables,
             attacker,
-            table: TranspositionTable::new(limits.memory),
+            filters: Filters::new(holds::held_bound(table.bytes())),
+            table,
             path: FastMap::default(),
             path_prefix: Vec::new(),
             powers: vec![1],
             path_dependent: FastMap::default(),
             path_dependent_count: 0,
-            filters: ZeroedMemory::new(FILTER_WORDS),
             covered: FastSet::default(),
             root_choice: None,
             root_depth: 0,
@@ -857,8 +839,10 @@ impl<'a> Search<'a> {
     /// A path-dependent disproof of `position` as the next node of the path, if one was found
     /// with the same stretch of path above it: the depth it relies on.
     fn path_dependent_disproof(&self, position: &Position) -> Option<u32> {
-        let (word, bit) = filter_bit(position);
-        if self.filters[word][PATH_DEPENDENT] & bit == 0 {
+        if !self
+            .filters
+            .may_be_path_dependent(self.filters.place(position))
+        {
             return None;
         }
         let stretches = self.path_dependent.get(position)?;
@@ -913,16 +897,14 @@ impl<'a> Search<'a> {
         let above_tables = |child: &&Position| !self.within_tables(child);
         for child in next.iter().filter(above_tables) {
             self.table.prefetch(child);
-            let (word, _) = filter_bit(child);
-            prefetch(&self.filters[word]);
+            self.filters.prefetch(self.filters.place(child));
         }
         if !self.held.is_empty() {
             // Only those a closure could have held (as `is_held` asks): waiting for the filter
             // word of any other would be for nothing.
             let may_be_held = |child: &&Position| stones(child) <= self.hold_stones;
             for child in next.iter().filter(above_tables).filter(may_be_held) {
-                let (word, bit) = filter_bit(child);
-                if self.filters[word][HELD] & bit != 0 {
+                if self.filters.may_be_held(self.filters.place(child)) {
                     self.held.prefetch(child);
                 }
             }
@@ -1113,8 +1095,8 @@ impl<'a> Search<'a> {
         if self.path_dependent_count >= LIMIT {
             self.forget_path_dependent();
         }
-        let (word, bit) = filter_bit(position);
-        self.filters[word][PATH_DEPENDENT] |= bit;
+        self.filters
+            .mark_path_dependent(self.filters.place(position));
         let from = relied as usize;
         let length = (self.path_prefix.len() - from) as u32;
         let hash = self.stretch_hash(from);
@@ -1133,8 +1115,7 @@ impl<'a> Search<'a> {
         if self.held.is_empty() || stones(position) > self.hold_stones {
             return false; // closures only look at positions of at most `hold_stones`
         }
-        let (word, bit) = filter_bit(position);
-        self.filters[word][HELD] & bit != 0 && self.held.contains(position)
+        self.filters.may_be_held(self.filters.place(position)) && self.held.contains(position)
     }
 
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
@@ -1190,19 +1171,11 @@ impl<'a> Search<'a> {
         if self.path_dependent.is_empty() {
             return;
         }
-        // A few stored: clear their filter words alone (the words hold no other bits of this
-        // filter). Reading off a certificate stores a few after a re-search and forgets them
-        // at the next; zeroing all the filters each time was 40% of its time.
-        if self.path_dependent.len() < FILTER_WORDS / 64 {
-            for position in self.path_dependent.keys() {
-                let (word, _) = filter_bit(position);
-                self.filters[word][PATH_DEPENDENT] = 0;
-            }
-        } else {
-            for pair in self.filters.iter_mut() {
-                pair[PATH_DEPENDENT] = 0;
-            }
-        }
+        // A few stored: their filter words alone are cleared. Reading off a certificate stores
+        // a few after a re-search and forgets them at the next; zeroing all the filters each
+        // time was 40% of its time.
+        self.filters
+            .clear_path_dependent(self.path_dependent.keys());
         self.path_dependent.clear();
         self.path_dependent_count = 0;
     }

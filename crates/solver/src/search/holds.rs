@@ -20,7 +20,7 @@
 //! turn), then, each time one is dropped, its parents are looked at again.
 
 use super::position_map::PositionMap;
-use super::{filter_bit, stones, unresolved_in, FastMap, Search, Slot, HELD};
+use super::{stones, unresolved_in, FastMap, Search, Slot};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
 use rayon::prelude::*;
@@ -305,7 +305,7 @@ impl Search<'_> {
     /// 2^20. Saved with the search, it would otherwise grow from run to run without end. (An
     /// 8 GiB search on a 24 GiB machine peaks near 20 GB during a closure already.)
     pub(super) fn most_held(&self) -> usize {
-        (self.table.bytes() / 8 / 32).max(1 << 20)
+        held_bound(self.table.bytes())
     }
 
     /// Keep at most `most` held positions, those with the fewest stones (where play goes round
@@ -318,9 +318,7 @@ impl Search<'_> {
         let mut kept: Vec<Position> = self.held.positions().collect();
         keep_fewest_stones(&mut kept, most);
         self.held = PositionMap::new();
-        for pair in self.filters.iter_mut() {
-            pair[HELD] = 0;
-        }
+        self.filters.clear_held();
         self.held.reserve(kept.len());
         for position in &kept {
             self.mark_held(position);
@@ -328,8 +326,7 @@ impl Search<'_> {
     }
 
     pub(super) fn mark_held(&mut self, position: &Position) {
-        let (word, bit) = filter_bit(position);
-        self.filters[word][HELD] |= bit;
+        self.filters.mark_held(self.filters.place(position));
         self.held.insert(position, ());
     }
 
@@ -612,6 +609,12 @@ impl FewestStones {
 /// Keep `most` of `positions` (more than that many), those with the fewest stones, in their
 /// order; returns the most stones kept. By counting, not sorting: there are tens of millions
 /// of them.
+/// The most positions the held set of a search with a transposition table of `table_bytes`
+/// keeps (see [`Search::most_held`]).
+pub(super) fn held_bound(table_bytes: usize) -> usize {
+    (table_bytes / 8 / 32).max(1 << 20)
+}
+
 fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) -> u32 {
     let mut fewest = FewestStones::new(&count_by_stones(positions.iter().copied()), most);
     positions.retain(|position| fewest.keeps(position));
