@@ -767,9 +767,13 @@ impl<'a> Search<'a> {
         open
     }
 
-    /// How many positions closures have held.
-    pub fn held_count(&self) -> usize {
-        self.held.len()
+    /// The positions closures have held, by number of stones.
+    pub fn held_by_stones(&self) -> Vec<usize> {
+        let mut held = vec![0; 65];
+        for position in self.held.positions() {
+            held[stones(&position) as usize] += 1;
+        }
+        held
     }
 
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.

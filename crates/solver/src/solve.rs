@@ -217,8 +217,8 @@ pub struct SavedSearch {
     pub root: Option<(u32, u32)>,
     /// Per child of the root (every distinct position a turn leads to), the same.
     pub children: Vec<(Position, Option<(u32, u32)>)>,
-    /// Positions closures held, and the open positions of the table by number of stones.
-    pub held: usize,
+    /// Positions closures held, and the open positions of the table, by number of stones.
+    pub held_by_stones: Vec<usize>,
     pub open_by_stones: Vec<usize>,
 }
 
@@ -251,7 +251,7 @@ pub fn saved_search(
             .iter()
             .map(|child| (*child, search.stored_numbers(child)))
             .collect(),
-        held: search.held_count(),
+        held_by_stones: search.held_by_stones(),
         open_by_stones: search.open_by_stones(),
         file,
     }))

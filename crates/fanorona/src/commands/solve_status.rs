@@ -25,7 +25,8 @@ struct SearchStatus {
     nodes: u64,
     root: Option<Numbers>,
     held: usize,
-    /// Open positions of the saved table, by number of stones.
+    /// Positions closures held, and open positions of the saved table, by number of stones.
+    held_by_stones: BTreeMap<usize, usize>,
     open_by_stones: BTreeMap<usize, usize>,
     turns: Vec<TurnStatus>,
 }
@@ -166,6 +167,7 @@ fn search_status(
             nodes: 0,
             root: None,
             held: 0,
+            held_by_stones: BTreeMap::new(),
             open_by_stones: BTreeMap::new(),
             turns: Vec::new(),
         };
@@ -195,16 +197,30 @@ fn search_status(
         saved: true,
         nodes: saved.nodes,
         root: numbers(saved.root),
-        held: saved.held,
-        open_by_stones: saved
-            .open_by_stones
-            .iter()
-            .enumerate()
-            .filter(|(_, &count)| count > 0)
-            .map(|(stones, &count)| (stones, count))
-            .collect(),
+        held: saved.held_by_stones.iter().sum(),
+        held_by_stones: by_stones(&saved.held_by_stones),
+        open_by_stones: by_stones(&saved.open_by_stones),
         turns: rows,
     }
+}
+
+/// The counts of positions by number of stones (indexed by stones) that are not zero.
+fn by_stones(counts: &[usize]) -> BTreeMap<usize, usize> {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &count)| count > 0)
+        .map(|(stones, &count)| (stones, count))
+        .collect()
+}
+
+/// Counts by number of stones, for a person: "8: 3, 9: 5".
+fn stones_line(counts: &BTreeMap<usize, usize>) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(stones, count)| format!("{stones}: {count}"))
+        .collect();
+    parts.join(", ")
 }
 
 fn print_human(report: &StatusReport) {
@@ -226,13 +242,15 @@ fn print_human(report: &StatusReport) {
             "can {} force a win? {} nodes saved in {}; at the root, {root}",
             search.attacker, search.nodes, search.file
         );
-        let open: Vec<String> = search
-            .open_by_stones
-            .iter()
-            .map(|(stones, count)| format!("{stones}: {count}"))
-            .collect();
-        println!("  held by closures: {} positions", search.held);
-        println!("  open in the table, by stones: {}", open.join(", "));
+        println!(
+            "  held by closures: {} positions; by stones: {}",
+            search.held,
+            stones_line(&search.held_by_stones)
+        );
+        println!(
+            "  open in the table, by stones: {}",
+            stones_line(&search.open_by_stones)
+        );
         for turn in &search.turns {
             match (turn.outcome, turn.numbers) {
                 ("open", Some(n)) => println!(
