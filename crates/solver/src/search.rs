@@ -862,7 +862,10 @@ impl<'a> Search<'a> {
     /// first). Those within the endgame tables are probed together (see
     /// [`Tables::probe_many`]).
     fn look_at_children(&mut self, next: &[Position], kids: &mut Vec<Child>) {
-        self.prefetch_lookups(next);
+        // The endgame tables are read while the buckets and filter words asked for come in,
+        // and only then the filters (waiting for them before the tables' reads made two
+        // rounds of waiting of one).
+        self.prefetch_buckets_and_filters(next);
         let mut probe = std::mem::take(&mut self.probe_buffers);
         probe.positions.clear();
         probe
@@ -873,6 +876,7 @@ impl<'a> Search<'a> {
             Some(tables) if !in_tables.is_empty() => tables.probe_many(in_tables, entries).is_ok(),
             _ => false,
         };
+        self.prefetch_held_slots(next);
         let mut from_tables = in_tables.iter().zip(entries.iter()).peekable();
         kids.clear();
         kids.extend(next.iter().map(|&child| {
@@ -898,11 +902,23 @@ impl<'a> Search<'a> {
     /// instead of each waiting for the one before (the filters alone were half of a long 5x9
     /// search's time, waiting).
     fn prefetch_lookups(&self, next: &[Position]) {
+        self.prefetch_buckets_and_filters(next);
+        self.prefetch_held_slots(next);
+    }
+
+    /// The first half of [`Search::prefetch_lookups`]: the buckets and filter words.
+    fn prefetch_buckets_and_filters(&self, next: &[Position]) {
         let above_tables = |child: &&Position| !self.within_tables(child);
         for child in next.iter().filter(above_tables) {
             self.table.prefetch(child);
             self.filters.prefetch(self.filters.place(child));
         }
+    }
+
+    /// The second half of [`Search::prefetch_lookups`]: the held set's slots of the children
+    /// the filter says may be held (this waits for the filter words).
+    fn prefetch_held_slots(&self, next: &[Position]) {
+        let above_tables = |child: &&Position| !self.within_tables(child);
         if !self.held.is_empty() {
             // Only those a closure could have held (as `is_held` asks): waiting for the filter
             // word of any other would be for nothing.
