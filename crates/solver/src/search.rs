@@ -45,7 +45,7 @@ use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use zeroed_memory::ZeroedMemory;
 
@@ -405,6 +405,9 @@ pub struct Search<'a> {
     /// The positions closures found held (disproven outright), kept apart from the table so
     /// that no collision there loses them.
     held: PositionSet,
+    /// How many times a child was found held since the last note of the root's numbers, by
+    /// its stones (what the held set is worth, where: for choosing what it keeps).
+    held_met: [AtomicU64; 65],
     /// Where and how often to save while searching, if at all.
     checkpoint: Option<Checkpoint>,
     /// Lists of children to reuse (see [`Search::expand`]), and the buffers of
@@ -493,6 +496,7 @@ impl<'a> Search<'a> {
             closure_seconds: 0.0,
             closures: 0,
             held: PositionSet::new(),
+            held_met: std::array::from_fn(|_| AtomicU64::new(0)),
             checkpoint: None,
             spare_children: Vec::new(),
             spare_kids: Vec::new(),
@@ -944,6 +948,7 @@ impl<'a> Search<'a> {
     /// The numbers of a child before it is expanded.
     fn first_look(&self, position: &Position) -> Numbers {
         if self.is_held(position) {
+            self.held_met[stones(position) as usize].fetch_add(1, Ordering::Relaxed);
             return Numbers {
                 extra: NO_DEPTH,
                 ..Numbers::DISPROVEN
@@ -1229,6 +1234,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The held positions met since the last call, by stones, for a note ("" if none).
+    fn take_held_met(&self) -> String {
+        let met: Vec<String> = (0..self.held_met.len())
+            .filter_map(|stones| {
+                let count = self.held_met[stones].swap(0, Ordering::Relaxed);
+                (count > 0).then(|| format!("{stones}: {count}"))
+            })
+            .collect();
+        if met.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; held positions met as children since the last note, by stones: {}",
+                met.join(", ")
+            )
+        }
+    }
+
     fn count_node(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
         if self.nodes - self.reported >= REPORT_EVERY {
@@ -1238,8 +1261,10 @@ impl<'a> Search<'a> {
                 let (proof, disproof) = self.root_numbers;
                 self.progress.note(&format!(
                     "can {:?} force a win? {} nodes; at the root, proof number {proof}, \
-                     disproof number {disproof}",
-                    self.attacker, self.nodes
+                     disproof number {disproof}{}",
+                    self.attacker,
+                    self.nodes,
+                    self.take_held_met()
                 ));
             }
             if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
@@ -1371,6 +1396,33 @@ fn select(
 mod tests {
     use super::*;
     use crate::progress::NoProgress;
+
+    #[test]
+    fn held_children_met_are_counted_by_stones_until_noted() {
+        let board = Board::standard();
+        let limits = Limits {
+            nodes: 0,
+            memory: 1 << 20,
+        };
+        let mut search = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &NoProgress,
+        );
+        let mut seed = 3;
+        let held = Position::random_placement(&board, 4, 5, &mut seed);
+        let other = Position::random_placement(&board, 3, 3, &mut seed);
+        search.mark_held(&held);
+        assert!(search.first_look(&held).is_disproven());
+        assert!(search.first_look(&held).is_disproven());
+        search.first_look(&other);
+        let note = search.take_held_met();
+        assert!(note.ends_with("by stones: 9: 2"), "{note}");
+        assert_eq!(search.take_held_met(), "", "counted afresh after each note");
+    }
 
     #[test]
     fn a_saved_search_goes_on_in_a_table_of_another_size() {
