@@ -275,13 +275,18 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, position: &Position) -> usize {
-        (hash(position) as usize & self.mask) * 2
+        self.bucket_of(hash(position))
     }
 
-    /// Start loading `position`'s bucket into the cache, so that a later [`Self::get`] of
-    /// several positions overlaps their memory accesses instead of waiting for each in turn.
-    fn prefetch(&self, position: &Position) {
-        prefetch(&self.slots[self.bucket(position)]);
+    /// The bucket of the position whose [`hash`] is `hash`.
+    fn bucket_of(&self, hash: u64) -> usize {
+        (hash as usize & self.mask) * 2
+    }
+
+    /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
+    /// that a later [`Self::get_hashed`] of it finds it there.
+    fn prefetch_hashed(&self, hash: u64) {
+        prefetch(&self.slots[self.bucket_of(hash)]);
     }
 
     /// Every position the table holds with neither a proof nor a disproof.
@@ -296,7 +301,12 @@ impl TranspositionTable {
     }
 
     fn get(&self, position: &Position) -> Option<Stored> {
-        let b = self.bucket(position);
+        self.get_hashed(position, hash(position))
+    }
+
+    /// [`Self::get`] of `position`, whose [`hash`] is `hash`.
+    fn get_hashed(&self, position: &Position, hash: u64) -> Option<Stored> {
+        let b = self.bucket_of(hash);
         let (mover, waiting) = key(position);
         self.slots[b..b + 2]
             .iter()
@@ -429,6 +439,9 @@ struct Checkpoint {
 struct ProbeBuffers {
     positions: Vec<Position>,
     entries: Vec<Entry>,
+    /// Each child's hash, computed once for its several lookups (the hashing was a tenth of
+    /// the search's time when each lookup hashed the child again).
+    hashes: Vec<u64>,
 }
 
 /// Why a search stopped before resolving its root.
@@ -846,10 +859,10 @@ impl<'a> Search<'a> {
 
     /// A path-dependent disproof of `position` as the next node of the path, if one was found
     /// with the same stretch of path above it: the depth it relies on.
-    fn path_dependent_disproof(&self, position: &Position) -> Option<u32> {
+    fn path_dependent_disproof(&self, position: &Position, hash: u64) -> Option<u32> {
         if !self
             .filters
-            .may_be_path_dependent(self.filters.place(position))
+            .may_be_path_dependent(self.filters.place_hashed(hash))
         {
             return None;
         }
@@ -869,8 +882,11 @@ impl<'a> Search<'a> {
         // The endgame tables are read while the buckets and filter words asked for come in,
         // and only then the filters (waiting for them before the tables' reads made two
         // rounds of waiting of one).
-        self.prefetch_buckets_and_filters(next);
         let mut probe = std::mem::take(&mut self.probe_buffers);
+        probe.hashes.clear();
+        probe.hashes.extend(next.iter().map(hash));
+        let hashes = &probe.hashes;
+        self.prefetch_buckets_and_filters(next, hashes);
         probe.positions.clear();
         probe
             .positions
@@ -880,17 +896,17 @@ impl<'a> Search<'a> {
             Some(tables) if !in_tables.is_empty() => tables.probe_many(in_tables, entries).is_ok(),
             _ => false,
         };
-        self.prefetch_held_slots(next);
+        self.prefetch_held_slots(next, hashes);
         let mut from_tables = in_tables.iter().zip(entries.iter()).peekable();
         kids.clear();
-        kids.extend(next.iter().map(|&child| {
+        kids.extend(next.iter().zip(hashes).map(|(&child, &hash)| {
             let numbers = match from_tables.peek() {
                 Some((&position, entry)) if probed && position == child => {
                     let numbers = self.numbers_of_value(&child, entry.value());
                     from_tables.next();
                     numbers
                 }
-                _ => self.first_look(&child),
+                _ => self.first_look(&child, hash),
             };
             Child {
                 position: child,
@@ -905,32 +921,34 @@ impl<'a> Search<'a> {
     /// where the filter says it may be held. Asked for all at once, the cache misses overlap
     /// instead of each waiting for the one before (the filters alone were half of a long 5x9
     /// search's time, waiting).
-    fn prefetch_lookups(&self, next: &[Position]) {
-        self.prefetch_buckets_and_filters(next);
-        self.prefetch_held_slots(next);
+    /// `hashes` are those of `next`, in order.
+    fn prefetch_lookups(&self, next: &[Position], hashes: &[u64]) {
+        self.prefetch_buckets_and_filters(next, hashes);
+        self.prefetch_held_slots(next, hashes);
     }
 
     /// The first half of [`Search::prefetch_lookups`]: the buckets and filter words.
-    fn prefetch_buckets_and_filters(&self, next: &[Position]) {
-        let above_tables = |child: &&Position| !self.within_tables(child);
-        for child in next.iter().filter(above_tables) {
-            self.table.prefetch(child);
-            self.filters.prefetch(self.filters.place(child));
+    fn prefetch_buckets_and_filters(&self, next: &[Position], hashes: &[u64]) {
+        for (child, &hash) in next.iter().zip(hashes) {
+            if !self.within_tables(child) {
+                self.table.prefetch_hashed(hash);
+                self.filters.prefetch(self.filters.place_hashed(hash));
+            }
         }
     }
 
     /// The second half of [`Search::prefetch_lookups`]: the held set's slots of the children
     /// the filter says may be held (this waits for the filter words).
-    fn prefetch_held_slots(&self, next: &[Position]) {
-        let above_tables = |child: &&Position| !self.within_tables(child);
-        if !self.held.is_empty() {
+    fn prefetch_held_slots(&self, next: &[Position], hashes: &[u64]) {
+        if self.held.is_empty() {
+            return;
+        }
+        for (child, &hash) in next.iter().zip(hashes) {
             // Only those a closure could have held (as `is_held` asks): waiting for the filter
             // word of any other would be for nothing.
-            let may_be_held = |child: &&Position| stones(child) <= self.hold_stones;
-            for child in next.iter().filter(above_tables).filter(may_be_held) {
-                if self.filters.may_be_held(self.filters.place(child)) {
-                    self.held.prefetch(child);
-                }
+            let may_be_held = !self.within_tables(child) && stones(child) <= self.hold_stones;
+            if may_be_held && self.filters.may_be_held(self.filters.place_hashed(hash)) {
+                self.held.prefetch_hashed(hash);
             }
         }
     }
@@ -946,8 +964,9 @@ impl<'a> Search<'a> {
     }
 
     /// The numbers of a child before it is expanded.
-    fn first_look(&self, position: &Position) -> Numbers {
-        if self.is_held(position) {
+    /// (`hash` is the position's [`hash`].)
+    fn first_look(&self, position: &Position, hash: u64) -> Numbers {
+        if self.is_held_hashed(position, hash) {
             self.held_met[stones(position) as usize].fetch_add(1, Ordering::Relaxed);
             return Numbers {
                 extra: NO_DEPTH,
@@ -969,9 +988,9 @@ impl<'a> Search<'a> {
         if let Some(numbers) = self.leaf(position) {
             return numbers;
         }
-        let stored = self.table.get(position);
+        let stored = self.table.get_hashed(position, hash);
         if stored.is_none_or(|slot| slot.proof != 0 && slot.disproof != 0) {
-            if let Some(depth) = self.path_dependent_disproof(position) {
+            if let Some(depth) = self.path_dependent_disproof(position, hash) {
                 return Numbers {
                     extra: depth,
                     ..Numbers::DISPROVEN
@@ -1137,10 +1156,16 @@ impl<'a> Search<'a> {
     /// Whether a closure found `position` held. (Asked for every child looked at: free until
     /// a closure has found something.)
     fn is_held(&self, position: &Position) -> bool {
+        self.is_held_hashed(position, hash(position))
+    }
+
+    /// [`Self::is_held`] of `position`, whose [`hash`] is `hash`.
+    fn is_held_hashed(&self, position: &Position, hash: u64) -> bool {
         if self.held.is_empty() || stones(position) > self.hold_stones {
             return false; // closures only look at positions of at most `hold_stones`
         }
-        self.filters.may_be_held(self.filters.place(position)) && self.held.contains(position)
+        self.filters.may_be_held(self.filters.place_hashed(hash))
+            && self.held.contains_hashed(position, hash)
     }
 
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
@@ -1416,9 +1441,9 @@ mod tests {
         let held = Position::random_placement(&board, 4, 5, &mut seed);
         let other = Position::random_placement(&board, 3, 3, &mut seed);
         search.mark_held(&held);
-        assert!(search.first_look(&held).is_disproven());
-        assert!(search.first_look(&held).is_disproven());
-        search.first_look(&other);
+        assert!(search.first_look(&held, hash(&held)).is_disproven());
+        assert!(search.first_look(&held, hash(&held)).is_disproven());
+        search.first_look(&other, hash(&other));
         let note = search.take_held_met();
         assert!(note.ends_with("by stones: 9: 2"), "{note}");
         assert_eq!(search.take_held_met(), "", "counted afresh after each note");

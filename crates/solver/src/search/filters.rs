@@ -61,7 +61,11 @@ impl Filters {
     /// comes from the bottom bits) and its bits in that word (from a second mix of the hash,
     /// so that the bits of a word are independent of which word it is).
     pub(super) fn place(&self, position: &Position) -> FilterPlace {
-        let bits = hash(position);
+        self.place_hashed(hash(position))
+    }
+
+    /// [`Self::place`] of the position whose [`hash`] is `bits`.
+    pub(super) fn place_hashed(&self, bits: u64) -> FilterPlace {
         let word = (bits >> 32) as usize & (self.words.len() - 1);
         let spread = mix(bits);
         let bit = |k: u32| 1u64 << (spread >> (6 * k) & 63);

@@ -22,7 +22,7 @@
 use super::position_map::PositionMap;
 use super::{stones, unresolved_in, FastMap, Search, Slot};
 use fanorona_engine::movegen::children;
-use fanorona_engine::{Color, Position};
+use fanorona_engine::{hash, Color, Position};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -279,17 +279,22 @@ impl Search<'_> {
         looked.starts.clear();
         looked.turns.clear();
         looked.starts.push(0);
-        let mut next = Vec::with_capacity(64);
+        let (mut next, mut hashes) = (Vec::with_capacity(64), Vec::with_capacity(64));
         for position in candidates {
             next.clear();
             children(self.board, position, &mut next);
-            self.prefetch_lookups(&next);
-            for child in next.iter().filter(|c| !self.within_tables(c)) {
-                index.prefetch(child);
+            hashes.clear();
+            hashes.extend(next.iter().map(hash));
+            self.prefetch_lookups(&next, &hashes);
+            for (child, &hash) in next.iter().zip(&hashes) {
+                if !self.within_tables(child) {
+                    index.prefetch_hashed(hash);
+                }
             }
             looked.turns.extend(
                 next.iter()
-                    .map(|child| (*child, self.hold_target(child, index))),
+                    .zip(&hashes)
+                    .map(|(child, &hash)| (*child, self.hold_target(child, hash, index))),
             );
             looked.starts.push(looked.turns.len());
         }
@@ -391,7 +396,8 @@ impl Search<'_> {
         (found, open, cut_at_stones)
     }
 
-    fn hold_target(&self, child: &Position, index: &PositionMap<u32>) -> Target {
+    /// What a turn to `child` (whose [`hash`] is `hash`) leads to.
+    fn hold_target(&self, child: &Position, hash: u64, index: &PositionMap<u32>) -> Target {
         if let Some(numbers) = self.leaf(child) {
             return if numbers.is_disproven() {
                 Target::Held
@@ -399,13 +405,13 @@ impl Search<'_> {
                 Target::Open
             };
         }
-        if self.is_held(child) {
+        if self.is_held_hashed(child, hash) {
             return Target::Held;
         }
-        match self.table.get(child) {
+        match self.table.get_hashed(child, hash) {
             Some(slot) if slot.disproof == 0 => Target::DisprovenInTable,
             Some(slot) if slot.proof == 0 => Target::Open,
-            _ => match index.get(child) {
+            _ => match index.get_hashed(child, hash) {
                 Some(j) => Target::Candidate(j),
                 None => Target::Unknown,
             },

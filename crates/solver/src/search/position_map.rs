@@ -77,7 +77,12 @@ impl<V: ZeroValid> PositionMap<V> {
     /// order: with the same bits, every position of the first stretch of the table lands in the
     /// first stretch of a smaller map, one long run that each insert walks to its end.
     fn home(&self, position: &Position) -> usize {
-        hash(position).rotate_right(32) as usize & (self.slots.len() - 1)
+        self.home_of(hash(position))
+    }
+
+    /// [`Self::home`] of the position whose [`hash`] is `hash`.
+    fn home_of(&self, hash: u64) -> usize {
+        hash.rotate_right(32) as usize & (self.slots.len() - 1)
     }
 
     /// Make room for `more` positions at once, instead of growing (and moving every entry)
@@ -90,21 +95,38 @@ impl<V: ZeroValid> PositionMap<V> {
 
     /// Start loading the slot where `position` would be.
     pub(super) fn prefetch(&self, position: &Position) {
+        self.prefetch_hashed(hash(position));
+    }
+
+    /// [`Self::prefetch`] of the position whose [`hash`] is `hash`.
+    pub(super) fn prefetch_hashed(&self, hash: u64) {
         if !self.slots.is_empty() {
-            prefetch(&self.slots[self.home(position)]);
+            prefetch(&self.slots[self.home_of(hash)]);
         }
     }
 
-    pub(super) fn get(&self, position: &Position) -> Option<V> {
+    #[cfg(test)]
+    fn get(&self, position: &Position) -> Option<V> {
+        self.get_hashed(position, hash(position))
+    }
+
+    /// [`Self::get`] of `position`, whose [`hash`] is `hash`.
+    pub(super) fn get_hashed(&self, position: &Position, hash: u64) -> Option<V> {
         if self.slots.is_empty() {
             return None;
         }
-        let (stored, value) = self.slots[self.slot(position, key(position))];
+        let (stored, value) = self.slots[self.slot_from(self.home_of(hash), key(position))];
         (stored != EMPTY).then_some(value)
     }
 
-    pub(super) fn contains(&self, position: &Position) -> bool {
+    #[cfg(test)]
+    fn contains(&self, position: &Position) -> bool {
         self.get(position).is_some()
+    }
+
+    /// [`Self::contains`] of `position`, whose [`hash`] is `hash`.
+    pub(super) fn contains_hashed(&self, position: &Position, hash: u64) -> bool {
+        self.get_hashed(position, hash).is_some()
     }
 
     /// Add `position` with `value`; false (and nothing changed) if it was there already.
@@ -125,8 +147,13 @@ impl<V: ZeroValid> PositionMap<V> {
     /// The slot that holds `wanted` (the key of `position`), or the empty one where it would
     /// go: the first of the two from the position's home slot on.
     fn slot(&self, position: &Position, wanted: Key) -> usize {
+        self.slot_from(self.home(position), wanted)
+    }
+
+    /// [`Self::slot`] from the home slot `home`.
+    fn slot_from(&self, home: usize, wanted: Key) -> usize {
         let mask = self.slots.len() - 1;
-        let mut at = self.home(position);
+        let mut at = home;
         while self.slots[at].0 != wanted && self.slots[at].0 != EMPTY {
             at = (at + 1) & mask;
         }
