@@ -528,6 +528,7 @@ fn status_reads_back_where_saved_searches_stand() {
         let held_by_stones = search["held_by_stones"].as_object().unwrap();
         let held: u64 = held_by_stones.values().map(|n| n.as_u64().unwrap()).sum();
         assert_eq!(search["held"].as_u64(), Some(held));
+        assert!(search["held_bound"].as_u64().unwrap() >= held.max(1 << 20));
         assert!(!search["open_by_stones"].as_object().unwrap().is_empty());
     }
     // With --each-turn, the saved searches of the positions after each turn asked for.

@@ -784,6 +784,11 @@ impl<'a> Search<'a> {
         open
     }
 
+    /// The most positions the held set keeps (those with the most stones go first).
+    pub fn held_bound(&self) -> usize {
+        self.most_held()
+    }
+
     /// The positions closures have held, by number of stones.
     pub fn held_by_stones(&self) -> Vec<usize> {
         let mut held = vec![0; 65];

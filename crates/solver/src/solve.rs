@@ -220,6 +220,8 @@ pub struct SavedSearch {
     /// Positions closures held, and the open positions of the table, by number of stones.
     pub held_by_stones: Vec<usize>,
     pub open_by_stones: Vec<usize>,
+    /// The most positions the held set keeps, in a search of this table size.
+    pub held_bound: usize,
 }
 
 /// Read the search of `attacker` from `root` saved in `directory`, if there is one. It takes
@@ -252,6 +254,7 @@ pub fn saved_search(
             .map(|child| (*child, search.stored_numbers(child)))
             .collect(),
         held_by_stones: search.held_by_stones(),
+        held_bound: search.held_bound(),
         open_by_stones: search.open_by_stones(),
         file,
     }))
