@@ -110,6 +110,15 @@ fn stones(position: &Position) -> u32 {
     position.mover.count() + position.waiting.count()
 }
 
+/// The slots of [`Search::path_counts`]: a path is at most a few hundred positions deep.
+const PATH_SLOTS: usize = 1 << 12;
+
+/// A position's slot in [`Search::path_counts`], from the top bits of its [`hash`] (the
+/// table's bucket comes from the bottom ones).
+fn path_slot(hash: u64) -> usize {
+    (hash >> 52) as usize % PATH_SLOTS
+}
+
 /// No path position relied upon.
 const NO_DEPTH: u32 = u32::MAX;
 
@@ -373,8 +382,12 @@ pub struct Search<'a> {
     tables: Option<&'a Tables>,
     attacker: Color,
     table: TranspositionTable,
-    /// Positions on the current path, with their depth.
+    /// Positions on the current path, with their depth ...
     path: FastMap<Position, u32>,
+    /// ... and how many of them there are per [`path_slot`] of their hash: a child whose slot
+    /// counts none is not on the path, without a lookup in the map (which hashed the child
+    /// again, for every child).
+    path_counts: Vec<u16>,
     /// Rolling hashes of the current path: entry d covers the positions at depths 0..=d.
     path_prefix: Vec<u64>,
     /// Powers of the rolling hash's base.
@@ -489,6 +502,7 @@ impl<'a> Search<'a> {
             filters: Filters::new(holds::held_bound(table.bytes())),
             table,
             path: FastMap::default(),
+            path_counts: vec![0; PATH_SLOTS],
             path_prefix: Vec::new(),
             powers: vec![1],
             path_dependent: FastMap::default(),
@@ -743,7 +757,7 @@ impl<'a> Search<'a> {
     /// re-search the whole path cost time in proportion to the path's length.
     pub fn enter_above(&mut self, position: &Position) {
         let depth = self.path_prefix.len() as u32;
-        self.path.insert(*position, depth);
+        self.path_enter(position, depth);
         self.push_path_hash(position);
     }
 
@@ -753,8 +767,28 @@ impl<'a> Search<'a> {
             self.path.get(position).map(|&depth| depth as usize + 1),
             Some(self.path_prefix.len())
         );
-        self.path.remove(position);
+        self.path_leave(position);
         self.path_prefix.pop();
+    }
+
+    fn path_enter(&mut self, position: &Position, depth: u32) {
+        self.path.insert(*position, depth);
+        let slot = path_slot(hash(position));
+        self.path_counts[slot] = self.path_counts[slot].wrapping_add(1);
+    }
+
+    fn path_leave(&mut self, position: &Position) {
+        self.path.remove(position);
+        let slot = path_slot(hash(position));
+        self.path_counts[slot] = self.path_counts[slot].wrapping_sub(1);
+    }
+
+    /// The depth of `position` (whose [`hash`] is `hash`) if it is on the path.
+    fn path_depth(&self, position: &Position, hash: u64) -> Option<u32> {
+        if self.path_counts[path_slot(hash)] == 0 {
+            return None;
+        }
+        self.path.get(position).copied()
     }
 
     /// The child that settled the root of the last search: the attacker's winning turn, or the
@@ -978,7 +1012,7 @@ impl<'a> Search<'a> {
                 ..Numbers::DISPROVEN
             };
         }
-        if let Some(&depth) = self.path.get(position) {
+        if let Some(depth) = self.path_depth(position, hash) {
             return Numbers {
                 extra: depth,
                 ..Numbers::DISPROVEN
@@ -1081,7 +1115,7 @@ impl<'a> Search<'a> {
         // On the path before the children are looked at: what they find about the path must
         // be what it will be when they are expanded.
         self.push_path_hash(position);
-        self.path.insert(*position, depth);
+        self.path_enter(position, depth);
         next.clear();
         children(self.board, position, next);
         self.look_at_children(next, kids);
@@ -1105,7 +1139,7 @@ impl<'a> Search<'a> {
                 Err(stopped) => break Err(stopped),
             }
         };
-        self.path.remove(position);
+        self.path_leave(position);
         self.path_prefix.pop();
         let mut numbers = result?;
         if self.closures != closures_before
