@@ -811,11 +811,7 @@ impl<'a> Search<'a> {
     /// For a look at a long search: per number of stones, how many open (neither proven nor
     /// disproven) positions the table holds.
     pub fn open_by_stones(&self) -> Vec<usize> {
-        let mut open = vec![0; 65];
-        for position in self.table.unresolved() {
-            open[stones(&position) as usize] += 1;
-        }
-        open
+        holds::count_by_stones(self.table.unresolved()).to_vec()
     }
 
     /// The most positions the held set keeps (those with the most stones go first).
@@ -825,11 +821,7 @@ impl<'a> Search<'a> {
 
     /// The positions closures have held, by number of stones.
     pub fn held_by_stones(&self) -> Vec<usize> {
-        let mut held = vec![0; 65];
-        for position in self.held.positions() {
-            held[stones(&position) as usize] += 1;
-        }
-        held
+        holds::count_by_stones(self.held.positions()).to_vec()
     }
 
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.
@@ -919,8 +911,8 @@ impl<'a> Search<'a> {
     /// [`Tables::probe_many`]).
     fn look_at_children(&mut self, next: &[Position], kids: &mut Vec<Child>) {
         // The endgame tables are read while the buckets and filter words asked for come in,
-        // and only then the filters (waiting for them before the tables' reads made two
-        // rounds of waiting of one).
+        // and only then the filters (read first, the filters made the tables' reads a second
+        // round of waiting).
         let mut probe = std::mem::take(&mut self.probe_buffers);
         probe.hashes.clear();
         probe.hashes.extend(next.iter().map(hash));

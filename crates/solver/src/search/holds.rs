@@ -564,7 +564,7 @@ impl HoldGraph {
 }
 
 /// How many positions there are of each number of stones.
-fn count_by_stones(positions: impl Iterator<Item = Position>) -> [usize; 65] {
+pub(super) fn count_by_stones(positions: impl Iterator<Item = Position>) -> [usize; 65] {
     let mut count = [0usize; 65];
     for position in positions {
         count[stones(&position) as usize] += 1;
