@@ -452,8 +452,8 @@ struct Checkpoint {
 struct ProbeBuffers {
     positions: Vec<Position>,
     entries: Vec<Entry>,
-    /// Each child's hash, computed once for its several lookups (the hashing was a tenth of
-    /// the search's time when each lookup hashed the child again).
+    /// Each child's hash, computed once for its several lookups (hashing the child again for
+    /// each lookup made a long 5x9 search take 180 s instead of 143.8 s for the same nodes).
     hashes: Vec<u64>,
 }
 
@@ -812,11 +812,6 @@ impl<'a> Search<'a> {
     /// disproven) positions the table holds.
     pub fn open_by_stones(&self) -> Vec<usize> {
         holds::count_by_stones(self.table.unresolved()).to_vec()
-    }
-
-    /// The most positions the held set keeps (those with the most stones go first).
-    pub fn held_bound(&self) -> usize {
-        self.most_held()
     }
 
     /// The positions closures have held, by number of stones.

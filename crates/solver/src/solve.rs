@@ -254,7 +254,7 @@ pub fn saved_search(
             .map(|child| (*child, search.stored_numbers(child)))
             .collect(),
         held_by_stones: search.held_by_stones(),
-        held_bound: search.held_bound(),
+        held_bound: search.most_held(),
         open_by_stones: search.open_by_stones(),
         file,
     }))

@@ -309,7 +309,7 @@ impl Search<'_> {
     /// (at 16 bytes a slot, half of the slots used; twice that while it grows), and at least
     /// 2^20. Saved with the search, it would otherwise grow from run to run without end. (An
     /// 8 GiB search on a 24 GiB machine peaks near 20 GB during a closure already.)
-    pub(super) fn most_held(&self) -> usize {
+    pub fn most_held(&self) -> usize {
         held_bound(self.table.bytes())
     }
 
