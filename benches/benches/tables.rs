@@ -41,7 +41,8 @@ fn random_positions_of(board: &Board, materials: &[Material], count: usize) -> V
 fn probing(c: &mut Criterion) {
     let board = Board::standard();
     let directory = std::env::temp_dir().join("fanorona-bench-tables");
-    let tables = Tables::build_files(&board, Rules::default(), 4, &directory, &NoProgress).unwrap();
+    let tables =
+        Tables::build_files(&board, Rules::default(), 4, None, &directory, &NoProgress).unwrap();
     let positions = random_positions(&board, 1 << 16);
     let mut group = c.benchmark_group("tables");
     group.throughput(Throughput::Elements(positions.len() as u64));
@@ -56,7 +57,7 @@ fn probing(c: &mut Criterion) {
     // The 7-stone files do not fit in cache: set FANORONA_TABLES to a directory holding the
     // 5x9 tables up to 7 stones (`fanorona tables build --stones 7`) to measure those probes.
     if let Some(directory) = std::env::var_os("FANORONA_TABLES") {
-        let mut tables = Tables::open(&board, Rules::default(), 7, directory.as_ref())
+        let mut tables = Tables::open(&board, Rules::default(), 7, None, directory.as_ref())
             .expect("FANORONA_TABLES holds the 5x9 tables up to 7 stones");
         let materials: Vec<Material> = (1..7).map(|a| Material::new(a, 7 - a)).collect();
         let positions = random_positions_of(&board, &materials, 1 << 20);

@@ -8,7 +8,8 @@
 //! (given by the child position it leads to, since distinct turns with the same result are the
 //! same choice); where the opponent moves, nothing, because every turn must be answered. Every
 //! position the strategy reaches is either in the set or a *leaf*: a position the rules decide,
-//! or one within the endgame tables (up to `table_stones` stones), and each leaf must be good for
+//! or one within the endgame tables (up to `table_stones` stones, and of the materials of
+//! `table_materials` above that: a partial layer), and each leaf must be good for
 //! the strategist. For a win, following the strategy must also never loop; for "not lose", a loop
 //! is fine: it is infinite play, a draw (this is the repetition leaf of the proof, recorded as a
 //! turn back into the set).
@@ -26,8 +27,9 @@ use std::path::Path;
 
 /// The first bytes of every certificate file.
 pub const MAGIC: [u8; 8] = *b"FANOPRF\0";
-/// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this code writes and reads. Version 1 (no `table_materials`) is read
+/// too.
+pub const VERSION: u32 = 2;
 
 /// A position by colour.
 #[derive(Encode, Decode, Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -93,12 +95,52 @@ pub struct Certificate {
     pub blocked: u8,
     /// Positions with at most this many stones are leaves valued by the endgame tables (0: none).
     pub table_stones: u8,
+    /// Materials above `table_stones` whose positions are table leaves too (stones to move,
+    /// stones waiting), in order: a partial layer of tables, e.g. `[(4, 4)]`.
+    pub table_materials: Vec<(u8, u8)>,
     pub root: Node,
     pub claims: Vec<Claim>,
 }
 
+/// Format version 1: no `table_materials`.
+#[derive(Decode)]
+struct CertificateV1 {
+    magic: [u8; 8],
+    version: u32,
+    rows: u8,
+    columns: u8,
+    blocked: u8,
+    table_stones: u8,
+    root: Node,
+    claims: Vec<Claim>,
+}
+
+impl From<CertificateV1> for Certificate {
+    fn from(old: CertificateV1) -> Certificate {
+        Certificate {
+            magic: old.magic,
+            version: old.version,
+            rows: old.rows,
+            columns: old.columns,
+            blocked: old.blocked,
+            table_stones: old.table_stones,
+            table_materials: Vec::new(),
+            root: old.root,
+            claims: old.claims,
+        }
+    }
+}
+
 impl Certificate {
-    pub fn new(board: &Board, rules: Rules, table_stones: usize, root: &Position) -> Certificate {
+    /// An empty certificate of `root`; table leaves are the positions of at most
+    /// `table_stones` stones and those of `table_materials` (each (stones to move, waiting)).
+    pub fn new(
+        board: &Board,
+        rules: Rules,
+        table_stones: usize,
+        table_materials: &[(usize, usize)],
+        root: &Position,
+    ) -> Certificate {
         Certificate {
             magic: MAGIC,
             version: VERSION,
@@ -109,6 +151,10 @@ impl Certificate {
                 Blocked::Draw => 1,
             },
             table_stones: table_stones as u8,
+            table_materials: table_materials
+                .iter()
+                .map(|&(mover, waiting)| (mover as u8, waiting as u8))
+                .collect(),
             root: Node::of(root),
             claims: Vec::new(),
         }
@@ -116,8 +162,9 @@ impl Certificate {
 
     /// The claims of several certificates of one position, as one certificate: two bounds
     /// found apart (a hold for each side) make a value together. They must be of the same
-    /// board, rules and root; the table leaves go up to the largest `table_stones` (a strategy
-    /// that holds with smaller tables holds with larger ones: their entries are exact).
+    /// board, rules and root; the table leaves go up to the largest `table_stones`, with every
+    /// partial-layer material of either above that (a strategy that holds with smaller tables
+    /// holds with larger ones: their entries are exact).
     pub fn combine(certificates: Vec<Certificate>) -> Result<Certificate, CertificateError> {
         let mut all = certificates.into_iter();
         let mut combined = all
@@ -138,8 +185,15 @@ impl Certificate {
                 ));
             }
             combined.table_stones = combined.table_stones.max(other.table_stones);
+            combined.table_materials.extend(other.table_materials);
             combined.claims.extend(other.claims);
         }
+        let stones = combined.table_stones;
+        combined
+            .table_materials
+            .retain(|&(mover, waiting)| mover + waiting > stones);
+        combined.table_materials.sort();
+        combined.table_materials.dedup();
         Ok(combined)
     }
 
@@ -171,15 +225,31 @@ impl Certificate {
                 "no FANOPRF magic at its start".into(),
             ));
         }
-        let (certificate, used): (Certificate, usize) =
-            bincode::decode_from_slice(bytes, bincode::config::standard())
-                .map_err(|e| CertificateError::Format(format!("cannot be decoded ({e})")))?;
-        if certificate.version != VERSION {
-            return Err(CertificateError::Format(format!(
-                "format version {} (this program reads {VERSION})",
-                certificate.version
-            )));
-        }
+        let version = bytes
+            .get(8..)
+            .and_then(|rest| {
+                bincode::decode_from_slice::<u32, _>(rest, bincode::config::standard()).ok()
+            })
+            .map(|(version, _)| version);
+        let decode_error = |e: bincode::error::DecodeError| {
+            CertificateError::Format(format!("cannot be decoded ({e})"))
+        };
+        let (certificate, used): (Certificate, usize) = match version {
+            Some(1) => {
+                let (old, used): (CertificateV1, usize) =
+                    bincode::decode_from_slice(bytes, bincode::config::standard())
+                        .map_err(decode_error)?;
+                (old.into(), used)
+            }
+            Some(VERSION) => bincode::decode_from_slice(bytes, bincode::config::standard())
+                .map_err(decode_error)?,
+            Some(other) => {
+                return Err(CertificateError::Format(format!(
+                    "format version {other} (this program reads 1 and {VERSION})"
+                )))
+            }
+            None => return Err(CertificateError::Format("no format version".into())),
+        };
         if used != bytes.len() {
             return Err(CertificateError::Format(format!(
                 "{} bytes after the end of the certificate",

@@ -7,7 +7,7 @@
 //!    of one of its turns; where the opponent moves, every turn is answered;
 //! 3. every child so required is in the strategy or a leaf that is good for the strategist: one
 //!    the rules decide (no stones, blocked side to move), or one with at most `table_stones`
-//!    stones whose table entry says so;
+//!    stones or of a material of `table_materials`, whose table entry says so;
 //! 4. for a win, the strategy has no loop (else the "win" could be infinite play).
 //!
 //! The value it confirms follows from the claims: one win claim of the side to move is a win,
@@ -15,6 +15,7 @@
 //! claim is a bound, not a value: that side cannot lose (the other cannot force a win).
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::index::Material;
 use crate::progress::{NoProgress, Progress};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
@@ -74,20 +75,37 @@ pub fn check_with_progress(
         },
     };
     let table_stones = certificate.table_stones as usize;
-    let tables = if table_stones == 0 {
+    let table_materials: Vec<Material> = certificate
+        .table_materials
+        .iter()
+        .map(|&(mover, waiting)| Material::new(mover as usize, waiting as usize))
+        .collect();
+    let tables = if table_stones == 0 && table_materials.is_empty() {
         None
     } else {
         match tables {
             Some(t)
-                if t.board() == &board && t.rules() == rules && t.max_stones() >= table_stones =>
+                if t.board() == &board
+                    && t.rules() == rules
+                    && t.max_stones() >= table_stones
+                    && table_materials.iter().all(|&m| t.covers(m)) =>
             {
                 Some(t)
             }
             _ => {
+                let partial: Vec<String> = table_materials
+                    .iter()
+                    .map(|m| format!("{}v{}", m.mover, m.waiting))
+                    .collect();
                 return refuted(format!(
-                "it needs the {} endgame tables up to {table_stones} stones under the same rules",
-                board.size_name()
-            ))
+                    "it needs the {} endgame tables up to {table_stones} stones{} under the same rules",
+                    board.size_name(),
+                    if partial.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and of {}", partial.join(", "))
+                    }
+                ));
             }
         }
     };
@@ -97,6 +115,7 @@ pub fn check_with_progress(
         rules,
         tables,
         table_stones,
+        table_materials,
         progress,
     };
     let mut confirmed = Confirmed {
@@ -151,6 +170,8 @@ struct Judge<'a> {
     rules: Rules,
     tables: Option<&'a Tables>,
     table_stones: usize,
+    /// Materials above `table_stones` that are table leaves too.
+    table_materials: Vec<Material>,
     progress: &'a dyn Progress,
 }
 
@@ -169,8 +190,13 @@ impl Judge<'_> {
         if let Some(value) = self.rules.outcome(self.board, position) {
             return Some(Leaf::Rules(value));
         }
-        let stones = (position.mover.count() + position.waiting.count()) as usize;
-        let tables = self.tables.filter(|_| stones <= self.table_stones)?;
+        let material = Material::new(
+            position.mover.count() as usize,
+            position.waiting.count() as usize,
+        );
+        let is_table_leaf =
+            material.stones() <= self.table_stones || self.table_materials.contains(&material);
+        let tables = self.tables.filter(|_| is_table_leaf)?;
         tables.probe(position).ok().map(|e| Leaf::Table(e.value()))
     }
 

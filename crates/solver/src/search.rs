@@ -33,6 +33,7 @@ mod position_map;
 mod zeroed_memory;
 
 use crate::entry::Entry;
+use crate::index::Material;
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::hash::mix;
@@ -855,10 +856,11 @@ impl<'a> Search<'a> {
         tables.probe(position).ok().map(Entry::value)
     }
 
-    /// Whether the endgame tables hold `position` (few enough stones; false without tables).
+    /// Whether the endgame tables hold `position` (few enough stones, or a material of their
+    /// partial layer; false without tables).
     fn within_tables(&self, position: &Position) -> bool {
         self.tables
-            .is_some_and(|tables| stones(position) as usize <= tables.max_stones())
+            .is_some_and(|tables| tables.covers(Material::of(position.mover, position.waiting)))
     }
 
     fn push_path_hash(&mut self, position: &Position) {

@@ -165,7 +165,12 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
     let certificate = match to_certify {
         searches if !searches.is_empty() => {
             let stones = setup.tables.map_or(0, Tables::max_stones);
-            let mut certificate = Certificate::new(setup.board, setup.rules, stones, root);
+            let partial: Vec<(usize, usize)> = setup.tables.map_or(Vec::new(), |tables| {
+                let layer = tables.partial_layer();
+                layer.iter().map(|m| (m.mover, m.waiting)).collect()
+            });
+            let mut certificate =
+                Certificate::new(setup.board, setup.rules, stones, &partial, root);
             for (search, outcome) in searches {
                 search.extend_limit(setup.limits.nodes);
                 let claim = std::thread::scope(|scope| {

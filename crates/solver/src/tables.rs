@@ -12,11 +12,16 @@ use fanorona_engine::{Board, Position, Rules};
 use std::fmt;
 use std::path::Path;
 
-/// Every material of up to `max_stones` stones on one board, solved.
+/// Every material of up to `max_stones` stones on one board, solved, and possibly some
+/// materials of the next stone count (a *partial layer*: the systems built so far, e.g. 4v4
+/// alone of the 8-stone tables).
 pub struct Tables {
     board: Board,
     rules: Rules,
     max_stones: usize,
+    /// The largest stone count of any material held: `max_stones`, or one more with a
+    /// partial layer.
+    top_stones: usize,
     tables: ByMaterial<(MaterialIndex, Entries)>,
 }
 
@@ -62,6 +67,10 @@ impl<T> ByMaterial<T> {
 
     fn values(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().flatten().map(|(_, v)| v)
+    }
+
+    fn keys(&self) -> impl Iterator<Item = Material> + '_ {
+        self.slots.iter().flatten().map(|(m, _)| *m)
     }
 }
 
@@ -109,6 +118,15 @@ fn systems(stones: usize) -> impl Iterator<Item = Material> {
         .map(move |a| Material::new(a, stones - a))
 }
 
+/// The system of a material: the material and its swap, solved together, smaller mover first.
+pub fn system_of(material: Material) -> Material {
+    if material.mover <= material.waiting {
+        material
+    } else {
+        material.swapped()
+    }
+}
+
 /// Every material of 2 to `max_stones` stones (each side at least one), smallest first.
 pub fn materials(max_stones: usize) -> impl Iterator<Item = Material> {
     (2..=max_stones).flat_map(|n| (1..n).map(move |a| Material::new(a, n - a)))
@@ -120,6 +138,7 @@ impl Tables {
             board: board.clone(),
             rules,
             max_stones: 0,
+            top_stones: 0,
             tables: ByMaterial::new(),
         }
     }
@@ -137,17 +156,25 @@ impl Tables {
                         .insert(solved.index.material(), (solved.index, entries));
                 }
             }
-            tables.max_stones = stones;
+            tables.set_complete(stones);
         }
         tables
     }
 
+    /// Every stone count up to `stones` is complete.
+    fn set_complete(&mut self, stones: usize) {
+        self.max_stones = stones;
+        self.top_stones = self.top_stones.max(stones);
+    }
+
     /// Build the table files of every material up to `max_stones` in `directory`, skipping
     /// those already there and whole; a damaged one is rebuilt. Returns the tables, mapped.
+    /// With `only`, the top stone count gets just that material's system (a partial layer).
     pub fn build_files(
         board: &Board,
         rules: Rules,
         max_stones: usize,
+        only: Option<Material>,
         directory: &Path,
         progress: &dyn Progress,
     ) -> Result<Tables, TableError> {
@@ -156,8 +183,10 @@ impl Tables {
             error,
         })?;
         let mut tables = Tables::empty(board, rules);
-        for stones in 2..=max_stones.min(board.points()) {
-            for material in systems(stones) {
+        let top = max_stones.min(board.points());
+        for stones in 2..=top {
+            let partial = only.filter(|_| stones == top).map(system_of);
+            for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
                 if tables.open_system(material, directory, progress).is_ok() {
                     continue;
                 }
@@ -171,29 +200,47 @@ impl Tables {
                         .insert(solved.index.material(), (solved.index, Entries::File(file)));
                 }
             }
-            tables.max_stones = stones;
+            if partial.is_some() {
+                tables.top_stones = stones;
+            } else {
+                tables.set_complete(stones);
+            }
         }
         Ok(tables)
     }
 
-    /// Open the table files of every material up to `max_stones` in `directory`.
+    /// Open the table files of every material up to `max_stones` in `directory`; with
+    /// `only`, of the top stone count just that material's system.
     pub fn open(
         board: &Board,
         rules: Rules,
         max_stones: usize,
+        only: Option<Material>,
         directory: &Path,
     ) -> Result<Tables, TableError> {
         let mut tables = Tables::empty(board, rules);
-        for material in materials(max_stones.min(board.points())) {
-            tables.open_table(material, directory)?;
+        let top = max_stones.min(board.points());
+        let partial = only.map(system_of);
+        for material in materials(top) {
+            if material.stones() < top || partial.is_none_or(|p| p == system_of(material)) {
+                tables.open_table(material, directory)?;
+            }
         }
-        tables.max_stones = max_stones;
+        match partial {
+            Some(_) => {
+                tables.set_complete(top - 1);
+                tables.top_stones = top;
+            }
+            None => tables.set_complete(top),
+        }
         Ok(tables)
     }
 
     /// Open every complete stone count of tables in `directory`, up to `max_stones`: the
-    /// largest n such that every material of n stones or fewer has its file. A file that is
-    /// there but damaged is an error; a missing directory gives tables of no stones.
+    /// largest n such that every material of n stones or fewer has its file; and of the next
+    /// stone count (if not above `max_stones`), whatever materials have their files (a partial
+    /// layer). A file that is there but damaged is an error; a missing directory gives tables
+    /// of no stones.
     pub fn open_available(
         board: &Board,
         rules: Rules,
@@ -209,13 +256,28 @@ impl Tables {
             match complete {
                 Ok(()) => {
                     tables.tables.extend(opened.tables);
-                    tables.max_stones = stones;
+                    tables.set_complete(stones);
                 }
-                Err(TableError::Missing { .. }) => break,
+                Err(TableError::Missing { .. }) => {
+                    tables.open_partial_layer(stones, directory)?;
+                    break;
+                }
                 Err(error) => return Err(error),
             }
         }
         Ok(tables)
+    }
+
+    /// Open whichever materials of `stones` stones have their files.
+    fn open_partial_layer(&mut self, stones: usize, directory: &Path) -> Result<(), TableError> {
+        for material in (1..stones).map(|a| Material::new(a, stones - a)) {
+            match self.open_table(material, directory) {
+                Ok(()) => self.top_stones = stones,
+                Err(TableError::Missing { .. }) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
     }
 
     /// Open both files of a system if they are there and whole; say why not otherwise.
@@ -285,8 +347,41 @@ impl Tables {
         self.rules
     }
 
+    /// Every material of this many stones or fewer is held.
     pub fn max_stones(&self) -> usize {
         self.max_stones
+    }
+
+    /// The largest stone count of any material held (more than `max_stones` with a partial
+    /// layer).
+    pub fn top_stones(&self) -> usize {
+        self.top_stones
+    }
+
+    /// Whether the tables answer for positions of this material.
+    #[inline]
+    pub fn covers(&self, material: Material) -> bool {
+        let stones = material.stones();
+        stones <= self.max_stones
+            || (stones <= self.top_stones && self.tables.get(&material).is_some())
+    }
+
+    /// The materials above `max_stones` that are held (the partial layer), in order.
+    pub fn partial_layer(&self) -> Vec<Material> {
+        let mut held: Vec<Material> = self
+            .tables
+            .keys()
+            .filter(|m| m.stones() > self.max_stones)
+            .collect();
+        held.sort();
+        held
+    }
+
+    /// Every material held, in order of stones, then stones to move.
+    pub fn held_materials(&self) -> Vec<Material> {
+        let mut held: Vec<Material> = self.tables.keys().collect();
+        held.sort_by_key(|m| (m.stones(), m.mover));
+        held
     }
 
     /// How many positions the tables answer for (all symmetric images counted).

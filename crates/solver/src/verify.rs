@@ -26,8 +26,18 @@ pub struct Mismatch {
 
 /// Check every entry of every material of `tables`; returns the mismatches (at most `limit`).
 pub fn verify(tables: &Tables, progress: &dyn Progress, limit: usize) -> Vec<Mismatch> {
+    verify_materials(tables, &tables.held_materials(), progress, limit)
+}
+
+/// Check every entry of the given materials of `tables` (those it holds).
+pub fn verify_materials(
+    tables: &Tables,
+    materials: &[Material],
+    progress: &dyn Progress,
+    limit: usize,
+) -> Vec<Mismatch> {
     let mut mismatches = Vec::new();
-    for material in crate::tables::materials(tables.max_stones()) {
+    for &material in materials {
         verify_material(tables, material, progress, limit, &mut mismatches);
     }
     mismatches

@@ -15,7 +15,15 @@ fn board() -> Board {
 }
 
 fn build(directory: &Path) -> Tables {
-    Tables::build_files(&board(), Rules::default(), STONES, directory, &NoProgress).unwrap()
+    Tables::build_files(
+        &board(),
+        Rules::default(),
+        STONES,
+        None,
+        directory,
+        &NoProgress,
+    )
+    .unwrap()
 }
 
 fn file_of(directory: &Path, material: Material) -> std::path::PathBuf {
@@ -32,7 +40,8 @@ fn files_hold_what_memory_holds_and_verify_clean() {
         let b: Vec<Entry> = in_memory.entries(material).unwrap().collect();
         assert_eq!(a, b, "{material:?}");
     }
-    let reopened = Tables::open(&board(), Rules::default(), STONES, directory.path()).unwrap();
+    let reopened =
+        Tables::open(&board(), Rules::default(), STONES, None, directory.path()).unwrap();
     assert!(verify(&reopened, &NoProgress, 10).is_empty());
 }
 
@@ -44,7 +53,7 @@ fn open_after(damage: impl FnOnce(&mut Vec<u8>)) -> TableError {
     let mut bytes = fs::read(&path).unwrap();
     damage(&mut bytes);
     fs::write(&path, bytes).unwrap();
-    let error = Tables::open(&board(), Rules::default(), STONES, directory.path())
+    let error = Tables::open(&board(), Rules::default(), STONES, None, directory.path())
         .err()
         .expect("damage is detected");
     assert!(error.to_string().contains("3x5-loss-2v3.fntb"), "{error}");
@@ -83,7 +92,7 @@ fn a_missing_file_is_named() {
     let directory = tempfile::tempdir().unwrap();
     build(directory.path());
     fs::remove_file(file_of(directory.path(), Material::new(1, 1))).unwrap();
-    let error = Tables::open(&board(), Rules::default(), STONES, directory.path())
+    let error = Tables::open(&board(), Rules::default(), STONES, None, directory.path())
         .err()
         .unwrap();
     assert!(
@@ -114,7 +123,8 @@ fn verify_finds_a_wrong_entry_with_a_valid_checksum() {
         entries.into_iter(),
     )
     .unwrap();
-    let reopened = Tables::open(&board(), Rules::default(), STONES, directory.path()).unwrap();
+    let reopened =
+        Tables::open(&board(), Rules::default(), STONES, None, directory.path()).unwrap();
     let mismatches = verify(&reopened, &NoProgress, 100);
     let (mover, waiting) = index.position(i as u64);
     let tampered = Position {
@@ -156,5 +166,54 @@ fn an_interrupted_build_resumes_and_gives_identical_files() {
         let a = fs::read(file_of(fresh.path(), material)).unwrap();
         let b = fs::read(file_of(resumed.path(), material)).unwrap();
         assert!(a == b, "{material:?} differs after resuming");
+    }
+}
+
+#[test]
+fn a_partial_layer_is_built_opened_and_probed_like_the_complete_one() {
+    let directory = tempfile::tempdir().unwrap();
+    let (two_three, three_two) = (Material::new(2, 3), Material::new(3, 2));
+    let rules = Rules::default();
+    let built = Tables::build_files(
+        &board(),
+        rules,
+        STONES,
+        Some(three_two),
+        directory.path(),
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(
+        (built.max_stones(), built.top_stones()),
+        (STONES - 1, STONES)
+    );
+    assert_eq!(built.partial_layer(), vec![two_three, three_two]);
+    assert!(built.covers(two_three) && !built.covers(Material::new(1, 4)));
+    assert!(!file_of(directory.path(), Material::new(1, 4)).exists());
+
+    let complete = Tables::build(&board(), rules, STONES);
+    for material in [two_three, three_two] {
+        let a: Vec<Entry> = built.entries(material).unwrap().collect();
+        let b: Vec<Entry> = complete.entries(material).unwrap().collect();
+        assert_eq!(a, b, "{material:?}");
+    }
+
+    // Searches open whatever the directory holds; `--only` opens the one system.
+    let available = Tables::open_available(&board(), rules, 64, directory.path()).unwrap();
+    assert_eq!(available.max_stones(), STONES - 1);
+    assert_eq!(available.partial_layer(), vec![two_three, three_two]);
+    let only = Tables::open(&board(), rules, STONES, Some(two_three), directory.path()).unwrap();
+    assert_eq!(only.partial_layer(), vec![two_three, three_two]);
+    assert!(verify(&only, &NoProgress, 10).is_empty());
+    // Another system of that stone count is not there, and opening it says which file.
+    match Tables::open(
+        &board(),
+        rules,
+        STONES,
+        Some(Material::new(1, 4)),
+        directory.path(),
+    ) {
+        Err(TableError::Missing { path }) => assert!(path.ends_with("3x5-loss-1v4.fntb")),
+        other => panic!("expected a missing file, got {:?}", other.map(|_| ())),
     }
 }

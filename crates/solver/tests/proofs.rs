@@ -226,3 +226,87 @@ fn parsed_positions_solve_too() {
     let without = solved_and_checked(&board, None, &position);
     assert_eq!(with, without);
 }
+
+#[test]
+fn a_partial_layer_of_tables_gives_leaves_that_the_checker_needs() {
+    // 3x5 positions of 3 against 4 stones, searched over the tables of up to 5 stones and
+    // of 3v3 alone (a partial layer of 6), against the complete 7-stone tables.
+    let board = Board::new(3, 5).unwrap();
+    let directory = tempfile::tempdir().unwrap();
+    let three_three = fanorona_solver::Material::new(3, 3);
+    let rules = Rules::default();
+    let partial = Tables::build_files(
+        &board,
+        rules,
+        6,
+        Some(three_three),
+        directory.path(),
+        &NoProgress,
+    )
+    .unwrap();
+    let below = Tables::open(&board, rules, 5, None, directory.path()).unwrap();
+    let full = Tables::build(&board, rules, 7);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let (mut settled, mut with_partial_leaves) = (0, 0);
+    for _ in 0..30 {
+        let position = Position::random_placement(&board, 3, 4, &mut seed);
+        let solution = solve(&setup(&board, Some(&partial)), &position).unwrap();
+        let Some(value) = solution.value else {
+            continue;
+        };
+        settled += 1;
+        assert_eq!(
+            value,
+            full.probe(&position).unwrap().value(),
+            "{position:?}"
+        );
+        let certificate = solution.certificate.expect("a certificate");
+        assert_eq!(certificate.table_materials, vec![(3, 3)]);
+        let confirmed = check(&certificate, Some(&partial)).unwrap();
+        assert_eq!(confirmed.value, Some(value));
+        // Without the 3v3 table its leaves cannot be judged: the checker says what it needs.
+        let refuted = check(&certificate, Some(&below)).unwrap_err();
+        assert!(refuted.0.contains("and of 3v3"), "{}", refuted.0);
+        // Unlisted, 3v3 positions are no leaves: a strategy that stops at one is refuted.
+        let mut unlisted = certificate.clone();
+        unlisted.table_materials.clear();
+        if check(&unlisted, Some(&partial)).is_err() {
+            with_partial_leaves += 1;
+        }
+    }
+    assert!(settled >= 20, "settled {settled} of 30");
+    assert!(
+        with_partial_leaves >= 5,
+        "{with_partial_leaves} used 3v3 leaves"
+    );
+}
+
+#[test]
+fn certificates_of_format_version_1_are_still_read() {
+    // Version 1 had no `table_materials`; its fields were otherwise the same, in order.
+    let board = Board::new(3, 3).unwrap();
+    let (_, root) = parse_position("BBB/B1W/WWW w").unwrap();
+    let solution = solve(&setup(&board, None), &root).unwrap();
+    let certificate = solution.certificate.unwrap();
+    let old = (
+        certificate.magic,
+        1u32,
+        certificate.rows,
+        certificate.columns,
+        certificate.blocked,
+        certificate.table_stones,
+        certificate.root,
+        certificate.claims.clone(),
+    );
+    let bytes = bincode::encode_to_vec(&old, bincode::config::standard()).unwrap();
+    let read = Certificate::from_bytes(&bytes).unwrap();
+    assert_eq!(read.version, 1);
+    assert_eq!(
+        (read.claims, read.table_materials),
+        (certificate.claims, vec![])
+    );
+    let mut future = bytes.clone();
+    future[8] = 9;
+    let error = Certificate::from_bytes(&future).unwrap_err().to_string();
+    assert!(error.contains("format version 9"), "{error}");
+}

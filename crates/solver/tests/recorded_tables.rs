@@ -27,6 +27,7 @@ fn rebuilt_small_5x9_tables_match_the_record() {
         &Board::standard(),
         Rules::default(),
         STONES,
+        None,
         directory.path(),
         &NoProgress,
     )

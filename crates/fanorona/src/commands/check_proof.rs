@@ -113,10 +113,27 @@ impl CheckProofArgs {
             },
         };
         let stones = certificate.table_stones as usize;
-        let tables = if stones > 0 {
-            Some(Tables::open(&board, rules, stones, &self.tables.tables)?)
-        } else {
-            None
+        let partial_top = certificate
+            .table_materials
+            .iter()
+            .map(|&(mover, waiting)| (mover + waiting) as usize)
+            .max();
+        let tables = match partial_top {
+            // A partial layer: whatever is there; the checker names what is missing.
+            Some(top) => Some(Tables::open_available(
+                &board,
+                rules,
+                top,
+                &self.tables.tables,
+            )?),
+            None if stones > 0 => Some(Tables::open(
+                &board,
+                rules,
+                stones,
+                None,
+                &self.tables.tables,
+            )?),
+            None => None,
         };
         let file = self
             .files

@@ -4,7 +4,7 @@ use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
-use fanorona_solver::{Entry, Tables};
+use fanorona_solver::{Entry, Material, Tables};
 use serde::Serialize;
 
 /// The value of a position and of each of its turns, from the endgame tables.
@@ -41,7 +41,10 @@ impl QueryArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = parse_position(&self.position)?;
         let stones = position.occupied().count() as usize;
-        let tables = Tables::open(&board, self.tables.rules(), stones, &self.tables.tables).map_err(|error| {
+        // The position's own system and every smaller material: all its turns lead there.
+        let material = Material::of(position.mover, position.waiting);
+        let only = (material.mover > 0 && material.waiting > 0).then_some(material);
+        let tables = Tables::open(&board, self.tables.rules(), stones, only, &self.tables.tables).map_err(|error| {
             CliError::Failure(format!(
                 "{error}; build the tables with: fanorona tables build --board {} --stones {stones} --tables {}",
                 board.size_name(),

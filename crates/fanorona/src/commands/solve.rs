@@ -28,7 +28,8 @@ pub struct SolveArgs {
     position: PositionArgs,
     #[command(flatten)]
     tables: TableArgs,
-    /// Use the tables of at most this many stones (default: every complete set in --tables).
+    /// Use the tables of at most this many stones (default: every complete set in --tables,
+    /// and whatever materials of the next stone count are there).
     #[arg(long, value_name = "N", default_value_t = 64)]
     stones: usize,
     /// Write the certificate (bincode) to this file; it is checked before it is written.
@@ -93,6 +94,8 @@ struct SolveReport {
     nodes: u64,
     seconds: f64,
     table_stones: usize,
+    /// Materials above `table_stones` the tables also answer for (a partial layer), e.g. "4v4".
+    table_materials: Vec<String>,
     certificate: Option<String>,
     certificate_positions: Option<usize>,
 }
@@ -181,7 +184,7 @@ impl SolveArgs {
         let setup = SolveSetup {
             board: &board,
             rules,
-            tables: (tables.max_stones() > 0).then_some(&tables),
+            tables: (tables.top_stones() > 0).then_some(&tables),
             limits: Limits {
                 nodes: self.max_nodes,
                 memory: self.memory << 20,
@@ -209,6 +212,11 @@ impl SolveArgs {
                 nodes: solution.nodes,
                 seconds,
                 table_stones: tables.max_stones(),
+                table_materials: tables
+                    .partial_layer()
+                    .iter()
+                    .map(|m| format!("{}v{}", m.mover, m.waiting))
+                    .collect(),
                 certificate: written.and(certificate).map(|p| p.display().to_string()),
                 certificate_positions: written,
             };
@@ -493,8 +501,12 @@ fn print_human(report: &SolveReport) {
         "searches  side to move forces a win: {}; other side: {}",
         report.mover_can_force_a_win, report.waiting_can_force_a_win
     );
+    let partial = match report.table_materials.as_slice() {
+        [] => String::new(),
+        materials => format!(" and {}", materials.join(", ")),
+    };
     println!(
-        "nodes     {} in {:.2} s ({:.0} nodes/s), tables up to {} stones",
+        "nodes     {} in {:.2} s ({:.0} nodes/s), tables up to {} stones{partial}",
         report.nodes,
         report.seconds,
         report.nodes as f64 / report.seconds.max(1e-9),

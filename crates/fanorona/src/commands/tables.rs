@@ -5,7 +5,9 @@ use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board};
-use fanorona_solver::{material_stats, materials, verify, MaterialIndex, Tables};
+use fanorona_solver::{
+    material_stats, materials, system_of, verify_materials, Material, MaterialIndex, Tables,
+};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -35,6 +37,11 @@ struct Scope {
     /// The largest number of stones on the board (both sides).
     #[arg(long)]
     stones: usize,
+    /// Of the top stone count, only this material and its swap, e.g. `4v4` or `3v5` (stones
+    /// to move v stones waiting): a partial layer, which searches and queries use where it
+    /// reaches.
+    #[arg(long, value_name = "AvB", value_parser = parse_material)]
+    only: Option<Material>,
     #[command(flatten)]
     tables: TableArgs,
     /// Worker threads (0: one per core).
@@ -43,6 +50,20 @@ struct Scope {
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
+}
+
+/// `4v4`: stones to move, `v`, stones waiting, each at least one.
+fn parse_material(text: &str) -> Result<Material, String> {
+    let counts = text
+        .split_once('v')
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .filter(|&(a, b)| a >= 1 && b >= 1);
+    match counts {
+        Some((a, b)) => Ok(Material::new(a, b)),
+        None => Err(format!(
+            "{text:?} is not a material: write stones to move, v, stones waiting, e.g. 4v4"
+        )),
+    }
 }
 
 impl Scope {
@@ -55,6 +76,15 @@ impl Scope {
                 board.size_name()
             )));
         }
+        if let Some(only) = self.only.filter(|m| m.stones() != self.stones) {
+            return Err(CliError::Input(format!(
+                "--only {}v{} has {} stones, not --stones {}",
+                only.mover,
+                only.waiting,
+                only.stones(),
+                self.stones
+            )));
+        }
         Ok(board)
     }
 
@@ -63,8 +93,18 @@ impl Scope {
             &self.board()?,
             self.tables.rules(),
             self.stones,
+            self.only,
             &self.tables.tables,
         )?)
+    }
+
+    /// The materials a command reports on: all, or the `--only` system's.
+    fn materials(&self) -> Vec<Material> {
+        match self.only.map(system_of) {
+            Some(system) if system == system.swapped() => vec![system],
+            Some(system) => vec![system, system.swapped()],
+            None => materials(self.stones).collect(),
+        }
     }
 }
 
@@ -104,6 +144,7 @@ fn build(scope: &Scope) -> Result<(), CliError> {
         &board,
         scope.tables.rules(),
         scope.stones,
+        scope.only,
         &scope.tables.tables,
         &bar,
     );
@@ -112,7 +153,7 @@ fn build(scope: &Scope) -> Result<(), CliError> {
     let report = BuildReport {
         board: board.size_name(),
         stones: scope.stones,
-        materials: materials(scope.stones).count(),
+        materials: tables.held_materials().len(),
         positions: tables.positions(),
         slots: tables.slots(),
         seconds: clock.elapsed().as_secs_f64(),
@@ -156,13 +197,18 @@ struct MismatchLine {
 fn check(scope: &Scope) -> Result<(), CliError> {
     let tables = scope.open()?;
     let bar = Bar::new();
-    let mismatches = verify(&tables, &bar, 100);
+    let mismatches = verify_materials(&tables, &scope.materials(), &bar, 100);
     bar.finish();
+    let checked: Vec<MaterialIndex> = scope
+        .materials()
+        .into_iter()
+        .map(|material| MaterialIndex::new(tables.board(), material))
+        .collect();
     let report = VerifyReport {
         board: tables.board().size_name(),
         stones: scope.stones,
-        positions: tables.positions(),
-        slots: tables.slots(),
+        positions: checked.iter().map(|i| i.positions_before_symmetry()).sum(),
+        slots: checked.iter().map(|i| i.size()).sum(),
         mismatches: mismatches
             .iter()
             .map(|m| MismatchLine {
@@ -214,7 +260,9 @@ struct StatsLine {
 
 fn stats(scope: &Scope) -> Result<(), CliError> {
     let tables = scope.open()?;
-    let lines: Vec<StatsLine> = materials(scope.stones)
+    let lines: Vec<StatsLine> = scope
+        .materials()
+        .into_iter()
         .filter_map(|material| {
             let stats = material_stats(&tables, material)?;
             debug_assert_eq!(
