@@ -197,7 +197,7 @@ impl Judge<'_> {
         let is_table_leaf =
             material.stones() <= self.table_stones || self.table_materials.contains(&material);
         let tables = self.tables.filter(|_| is_table_leaf)?;
-        tables.probe(position).ok().map(|e| Leaf::Table(e.value()))
+        tables.probe_value(position).ok().map(Leaf::Table)
     }
 
     fn check_claim(

@@ -1,16 +1,23 @@
 //! Table files: one per material, self-describing, checksummed, memory-mapped for probing.
 //!
+//! Two kinds (see [`Content`]): *entry files* (`.fntb`) hold each position's value and
+//! distance; *value files* (`.fnval`) hold the value alone, in 2 bits, an eighth of the size,
+//! for searches, which need no distances. A value file is derived from its entry file.
+//!
 //! ```text
 //! offset  size  field
-//!      0     8  magic "FANOTBL\0"
+//!      0     8  magic "FANOTBL\0" (entry file) or "FANOVAL\0" (value file)
 //!      8     4  format version (1)
 //!     12     1  rows            13  1  columns
 //!     14     1  blocked rule (0: a blocked side loses, 1: draw)
 //!     15     1  stones of the side to move   16  1  stones of the side waiting
 //!     17     1  index scheme (2: colex ranks, side to move folded, board symmetries used)
-//!     18     1  entry width in bytes (2)
+//!     18     1  entry width in bytes (2; 0 in a value file)
+//!     19     1  bits per entry (0 in an entry file; 2 in a value file)
 //!     24     8  entries
-//!   4096     -  entries, little-endian u16, in index order (see `Entry`)
+//!   4096     -  entry file: entries, little-endian u16, in index order (see `Entry`);
+//!               value file: four 2-bit values per byte, the first in the low bits
+//!               (0 draw, 1 win, 2 loss, for the side to move)
 //!    end    16  trailer: "FANOEND\0", then the checksum of everything before it
 //! ```
 //!
@@ -20,7 +27,7 @@
 
 use crate::entry::Entry;
 use crate::index::Material;
-use fanorona_engine::{Blocked, Board, Rules};
+use fanorona_engine::{Blocked, Board, Rules, Value};
 use memmap2::Mmap;
 use std::fmt;
 use std::fs::File;
@@ -28,6 +35,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"FANOTBL\0";
+const VALUES_MAGIC: &[u8; 8] = b"FANOVAL\0";
 const TRAILER_MAGIC: &[u8; 8] = b"FANOEND\0";
 const FORMAT_VERSION: u32 = 1;
 const INDEX_SCHEME: u8 = 2;
@@ -36,40 +44,100 @@ const ENTRY_WIDTH: u8 = 2;
 const HEADER_SIZE: usize = 4096;
 const TRAILER_SIZE: usize = 16;
 
-/// What a table file is for: board, rules and material.
+/// What a table file holds for each slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Content {
+    /// The value and the distance: an [`Entry`] of 2 bytes (`.fntb`).
+    Entries,
+    /// The value alone, in 2 bits (`.fnval`): what a search probes.
+    Values,
+}
+
+impl Content {
+    fn extension(self) -> &'static str {
+        match self {
+            Content::Entries => "fntb",
+            Content::Values => "fnval",
+        }
+    }
+
+    /// Bytes of payload for `entries` slots.
+    fn payload_bytes(self, entries: u64) -> u64 {
+        match self {
+            Content::Entries => ENTRY_WIDTH as u64 * entries,
+            Content::Values => entries.div_ceil(VALUES_PER_BYTE),
+        }
+    }
+}
+
+/// 2-bit values in a byte.
+const VALUES_PER_BYTE: u64 = 4;
+
+/// The 2-bit code of a value in a value file.
+fn value_code(value: Value) -> u8 {
+    match value {
+        Value::Draw => 0,
+        Value::Win => 1,
+        Value::Loss => 2,
+    }
+}
+
+/// The value of a 2-bit code (3 never occurs in a file whose checksum holds).
+const VALUE_OF_CODE: [Value; 4] = [Value::Draw, Value::Win, Value::Loss, Value::Draw];
+
+/// What a table file is for: board, rules and material, and what it holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TableId {
     pub rows: usize,
     pub columns: usize,
     pub blocked: Blocked,
     pub material: Material,
+    pub content: Content,
 }
 
 impl TableId {
+    /// The entry file of a material.
     pub fn new(board: &Board, rules: &Rules, material: Material) -> TableId {
         TableId {
             rows: board.rows(),
             columns: board.columns(),
             blocked: rules.blocked,
             material,
+            content: Content::Entries,
         }
     }
 
-    /// `5x9-loss-3v2.fntb`: board, blocked rule, stones to move v stones waiting.
+    /// The value file of the same material.
+    pub fn values(self) -> TableId {
+        TableId {
+            content: Content::Values,
+            ..self
+        }
+    }
+
+    /// `5x9-loss-3v2.fntb`: board, blocked rule, stones to move v stones waiting (`.fnval`
+    /// for the value file).
     pub fn file_name(&self) -> String {
         let rule = match self.blocked {
             Blocked::Loss => "loss",
             Blocked::Draw => "draw",
         };
         format!(
-            "{}x{}-{rule}-{}v{}.fntb",
-            self.rows, self.columns, self.material.mover, self.material.waiting
+            "{}x{}-{rule}-{}v{}.{}",
+            self.rows,
+            self.columns,
+            self.material.mover,
+            self.material.waiting,
+            self.content.extension()
         )
     }
 
     fn header(&self, entries: u64) -> [u8; HEADER_SIZE] {
         let mut header = [0u8; HEADER_SIZE];
-        header[0..8].copy_from_slice(MAGIC);
+        header[0..8].copy_from_slice(match self.content {
+            Content::Entries => MAGIC,
+            Content::Values => VALUES_MAGIC,
+        });
         header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         header[12] = self.rows as u8;
         header[13] = self.columns as u8;
@@ -80,7 +148,10 @@ impl TableId {
         header[15] = self.material.mover as u8;
         header[16] = self.material.waiting as u8;
         header[17] = INDEX_SCHEME;
-        header[18] = ENTRY_WIDTH;
+        match self.content {
+            Content::Entries => header[18] = ENTRY_WIDTH,
+            Content::Values => header[19] = 2,
+        }
         header[24..32].copy_from_slice(&entries.to_le_bytes());
         header
     }
@@ -144,14 +215,15 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// Write `entries` as the table `id` in `directory`: to a temporary name, then renamed.
+/// Write `entries` as the table `id` in `directory` (all of each entry, or its value alone, as
+/// `id.content` says): to a temporary name, then renamed.
 pub fn write_table(
     directory: &Path,
     id: &TableId,
     entries: impl ExactSizeIterator<Item = Entry>,
 ) -> Result<PathBuf, TableError> {
     let path = directory.join(id.file_name());
-    let temporary = path.with_extension("fntb.tmp");
+    let temporary = path.with_extension(format!("{}.tmp", id.content.extension()));
     let io_error = |error| TableError::Io {
         path: temporary.clone(),
         error,
@@ -162,12 +234,33 @@ pub fn write_table(
     checksum.update(&header);
     out.write_all(&header).map_err(io_error)?;
     let mut buffer = Vec::with_capacity(1 << 17);
-    for entry in entries {
-        buffer.extend_from_slice(&entry.0.to_le_bytes());
-        if buffer.len() == buffer.capacity() {
+    let mut push = |bytes: &[u8]| -> io::Result<()> {
+        buffer.extend_from_slice(bytes);
+        if buffer.len() >= 1 << 17 {
             checksum.update(&buffer);
-            out.write_all(&buffer).map_err(io_error)?;
+            out.write_all(&buffer)?;
             buffer.clear();
+        }
+        Ok(())
+    };
+    match id.content {
+        Content::Entries => {
+            for entry in entries {
+                push(&entry.0.to_le_bytes()).map_err(io_error)?;
+            }
+        }
+        Content::Values => {
+            let mut entries = entries.peekable();
+            while entries.peek().is_some() {
+                let byte = entries
+                    .by_ref()
+                    .take(VALUES_PER_BYTE as usize)
+                    .enumerate()
+                    .fold(0u8, |byte, (i, entry)| {
+                        byte | value_code(entry.value()) << (2 * i)
+                    });
+                push(&[byte]).map_err(io_error)?;
+            }
         }
     }
     checksum.update(&buffer);
@@ -188,6 +281,7 @@ pub fn write_table(
 pub struct TableFile {
     map: Mmap,
     entries: u64,
+    content: Content,
 }
 
 impl TableFile {
@@ -208,7 +302,11 @@ impl TableFile {
             error,
         })?;
         check_contents(&path, &map, id, entries)?;
-        Ok(TableFile { map, entries })
+        Ok(TableFile {
+            map,
+            entries,
+            content: id.content,
+        })
     }
 
     /// The same table copied into anonymous memory backed by huge pages where the system
@@ -225,14 +323,38 @@ impl TableFile {
         Ok(TableFile {
             map: copy.make_read_only()?,
             entries: self.entries,
+            content: self.content,
         })
     }
 
+    pub fn content(&self) -> Content {
+        self.content
+    }
+
+    /// The entry in slot `index`; `None` in a value file, which has no distances.
     #[inline]
-    pub fn get(&self, index: u64) -> Entry {
+    pub fn get(&self, index: u64) -> Option<Entry> {
         assert!(index < self.entries, "index {index} out of range");
-        let at = HEADER_SIZE + 2 * index as usize;
-        Entry(u16::from_le_bytes([self.map[at], self.map[at + 1]]))
+        match self.content {
+            Content::Entries => {
+                let at = HEADER_SIZE + 2 * index as usize;
+                Some(Entry(u16::from_le_bytes([self.map[at], self.map[at + 1]])))
+            }
+            Content::Values => None,
+        }
+    }
+
+    /// The value in slot `index`, for the side to move.
+    #[inline]
+    pub fn value(&self, index: u64) -> Value {
+        match self.content {
+            Content::Entries => self.get(index).expect("an entry file").value(),
+            Content::Values => {
+                assert!(index < self.entries, "index {index} out of range");
+                let byte = self.map[HEADER_SIZE + (index / VALUES_PER_BYTE) as usize];
+                VALUE_OF_CODE[(byte >> (2 * (index % VALUES_PER_BYTE))) as usize & 3]
+            }
+        }
     }
 
     pub fn len(&self) -> u64 {
@@ -251,7 +373,7 @@ impl TableFile {
 }
 
 fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Result<(), TableError> {
-    let expected = (HEADER_SIZE + TRAILER_SIZE) as u64 + ENTRY_WIDTH as u64 * entries;
+    let expected = (HEADER_SIZE + TRAILER_SIZE) as u64 + id.content.payload_bytes(entries);
     if bytes.len() as u64 != expected {
         return Err(TableError::Truncated {
             path: path.to_path_buf(),
@@ -267,7 +389,7 @@ fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Resu
         ("blocked rule", 14..15),
         ("material", 15..17),
         ("index scheme", 17..18),
-        ("entry width", 18..19),
+        ("entry width", 18..20),
         ("entry count", 24..32),
         ("reserved bytes", 32..HEADER_SIZE),
     ];

@@ -4,11 +4,12 @@
 //! memory-mapped after their header and checksum were checked (see [`crate::file`]).
 
 use crate::entry::Entry;
-use crate::file::{write_table, TableError, TableFile, TableId};
+use crate::file::{write_table, Content, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::{solve_system, SolvedTable};
-use fanorona_engine::{Board, Position, Rules};
+use fanorona_engine::{Board, Position, Rules, Value};
+use rayon::prelude::*;
 use std::fmt;
 use std::path::Path;
 
@@ -81,10 +82,27 @@ enum Entries {
 }
 
 impl Entries {
-    fn get(&self, index: u64) -> Entry {
+    /// The entry of a slot; `None` from a value file.
+    #[inline]
+    fn get(&self, index: u64) -> Option<Entry> {
         match self {
-            Entries::Memory(entries) => entries[index as usize],
+            Entries::Memory(entries) => Some(entries[index as usize]),
             Entries::File(file) => file.get(index),
+        }
+    }
+
+    #[inline]
+    fn value(&self, index: u64) -> Value {
+        match self {
+            Entries::Memory(entries) => entries[index as usize].value(),
+            Entries::File(file) => file.value(index),
+        }
+    }
+
+    fn has_distances(&self) -> bool {
+        match self {
+            Entries::Memory(_) => true,
+            Entries::File(file) => file.content() == Content::Entries,
         }
     }
 }
@@ -94,6 +112,8 @@ impl Entries {
 pub enum ProbeError {
     /// It has more stones than the tables cover.
     NotCovered { stones: usize, max_stones: usize },
+    /// Its table was opened from a value file, which holds no distances.
+    NoDistances { material: Material },
 }
 
 impl fmt::Display for ProbeError {
@@ -105,6 +125,11 @@ impl fmt::Display for ProbeError {
                     "the position has {stones} stones; the tables cover at most {max_stones}"
                 )
             }
+            ProbeError::NoDistances { material } => write!(
+                f,
+                "the {}v{} table was opened from its value file, which has no distances",
+                material.mover, material.waiting
+            ),
         }
     }
 }
@@ -188,11 +213,15 @@ impl Tables {
             let partial = only.filter(|_| stones == top).map(system_of);
             for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
                 if tables.open_system(material, directory, progress).is_ok() {
+                    tables.ensure_value_file(material, directory, progress)?;
+                    tables.ensure_value_file(material.swapped(), directory, progress)?;
                     continue;
                 }
                 for solved in tables.solve(material, progress) {
                     let id = TableId::new(board, &rules, solved.index.material());
                     let path = write_table(directory, &id, solved.entries())?;
+                    progress.note(&format!("wrote {}", path.display()));
+                    let path = write_table(directory, &id.values(), solved.entries())?;
                     progress.note(&format!("wrote {}", path.display()));
                     let file = TableFile::open(directory, &id, solved.index.size())?;
                     tables
@@ -241,10 +270,13 @@ impl Tables {
     /// stone count (if not above `max_stones`), whatever materials have their files (a partial
     /// layer). A file that is there but damaged is an error; a missing directory gives tables
     /// of no stones.
+    /// With `content` [`Content::Values`] it opens the value files where they are (a search
+    /// needs no distances, and they are an eighth of the size), else the entry files.
     pub fn open_available(
         board: &Board,
         rules: Rules,
         max_stones: usize,
+        content: Content,
         directory: &Path,
     ) -> Result<Tables, TableError> {
         let mut tables = Tables::empty(board, rules);
@@ -252,14 +284,14 @@ impl Tables {
             let mut opened = Tables::empty(board, rules);
             let complete = (1..stones)
                 .map(|a| Material::new(a, stones - a))
-                .try_for_each(|material| opened.open_table(material, directory));
+                .try_for_each(|material| opened.open_table_of(material, content, directory));
             match complete {
                 Ok(()) => {
                     tables.tables.extend(opened.tables);
                     tables.set_complete(stones);
                 }
                 Err(TableError::Missing { .. }) => {
-                    tables.open_partial_layer(stones, directory)?;
+                    tables.open_partial_layer(stones, content, directory)?;
                     break;
                 }
                 Err(error) => return Err(error),
@@ -269,9 +301,14 @@ impl Tables {
     }
 
     /// Open whichever materials of `stones` stones have their files.
-    fn open_partial_layer(&mut self, stones: usize, directory: &Path) -> Result<(), TableError> {
+    fn open_partial_layer(
+        &mut self,
+        stones: usize,
+        content: Content,
+        directory: &Path,
+    ) -> Result<(), TableError> {
         for material in (1..stones).map(|a| Material::new(a, stones - a)) {
-            match self.open_table(material, directory) {
+            match self.open_table_of(material, content, directory) {
                 Ok(()) => self.top_stones = stones,
                 Err(TableError::Missing { .. }) => {}
                 Err(error) => return Err(error),
@@ -302,14 +339,64 @@ impl Tables {
     }
 
     fn open_table(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
+        self.open_table_of(material, Content::Entries, directory)
+    }
+
+    /// Open a material's file with `content`; a search's value file that is missing falls
+    /// back to the entry file.
+    fn open_table_of(
+        &mut self,
+        material: Material,
+        content: Content,
+        directory: &Path,
+    ) -> Result<(), TableError> {
         let index = MaterialIndex::new(&self.board, material);
-        let file = TableFile::open(
-            directory,
-            &TableId::new(&self.board, &self.rules, material),
-            index.size(),
-        )?;
+        let id = TableId::new(&self.board, &self.rules, material);
+        let file = match content {
+            Content::Entries => TableFile::open(directory, &id, index.size())?,
+            Content::Values => match TableFile::open(directory, &id.values(), index.size()) {
+                Err(TableError::Missing { .. }) => TableFile::open(directory, &id, index.size())?,
+                opened => opened?,
+            },
+        };
         self.tables.insert(material, (index, Entries::File(file)));
         Ok(())
+    }
+
+    /// Write a material's value file from its (opened) entry file if it is missing or damaged.
+    fn ensure_value_file(
+        &self,
+        material: Material,
+        directory: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let (index, entries) = self.tables.get(&material).expect("opened");
+        let id = TableId::new(&self.board, &self.rules, material).values();
+        match TableFile::open(directory, &id, index.size()) {
+            Ok(_) => return Ok(()),
+            Err(TableError::Missing { .. }) => {}
+            Err(error) => progress.note(&format!("{error}: writing it again")),
+        }
+        let all = (0..index.size() as usize).map(|i| entries.get(i as u64).expect("an entry file"));
+        let path = write_table(directory, &id, all)?;
+        progress.note(&format!("wrote {}", path.display()));
+        Ok(())
+    }
+
+    /// Whether the value file of a material held agrees with its entries: how many slots do
+    /// not (none, if all is well), or the file's error.
+    pub fn check_value_file(
+        &self,
+        material: Material,
+        directory: &Path,
+    ) -> Result<u64, TableError> {
+        let (index, entries) = self.tables.get(&material).expect("a material held");
+        let id = TableId::new(&self.board, &self.rules, material).values();
+        let values = TableFile::open(directory, &id, index.size())?;
+        Ok((0..index.size())
+            .into_par_iter()
+            .filter(|&i| entries.value(i) != values.value(i))
+            .count() as u64)
     }
 
     /// Copy every table file into memory (huge pages where available), for faster random
@@ -318,10 +405,13 @@ impl Tables {
     pub fn load_into_memory(&mut self) -> Result<(), TableError> {
         for (material, (_, entries)) in self.tables.iter_mut() {
             if let Entries::File(file) = entries {
+                let id = TableId::new(&self.board, &self.rules, *material);
+                let id = match file.content() {
+                    Content::Entries => id,
+                    Content::Values => id.values(),
+                };
                 let copy = file.resident_copy().map_err(|error| TableError::Io {
-                    path: TableId::new(&self.board, &self.rules, *material)
-                        .file_name()
-                        .into(),
+                    path: id.file_name().into(),
                     error,
                 })?;
                 *entries = Entries::File(copy);
@@ -397,16 +487,26 @@ impl Tables {
         self.tables.values().map(|(index, _)| index.size()).sum()
     }
 
-    /// Every entry of one material in slot order, if these tables have it.
+    /// Every entry of one material in slot order, if these tables have it (with distances:
+    /// not from a value file).
     pub fn entries(&self, material: Material) -> Option<impl Iterator<Item = Entry> + '_> {
         let (index, entries) = self.tables.get(&material)?;
-        Some((0..index.size()).map(move |i| entries.get(i)))
+        entries
+            .has_distances()
+            .then(|| (0..index.size()).map(move |i| entries.get(i).expect("distances")))
     }
 
-    /// The entry in slot `index` of a material, if these tables have it.
+    /// The entry in slot `index` of a material, if these tables have it with distances.
     pub fn stored(&self, material: Material, index: u64) -> Option<Entry> {
         let (_, entries) = self.tables.get(&material)?;
-        Some(entries.get(index))
+        entries.get(index)
+    }
+
+    /// Whether every material held has its distances (no value files).
+    pub fn has_distances(&self) -> bool {
+        self.tables
+            .values()
+            .all(|(_, entries)| entries.has_distances())
     }
 
     /// The checksum of a material's file, if it is in a file.
@@ -417,14 +517,14 @@ impl Tables {
         }
     }
 
-    /// The entries of many positions at once, into `out` (cleared first). The same answers as
-    /// [`Tables::probe`] one by one, but each step is done for all positions before the next,
-    /// so that the memory accesses of different positions overlap: several times faster on
-    /// tables far larger than the caches.
-    pub fn probe_many(
+    /// The values of many positions at once, into `out` (cleared first). The same answers as
+    /// [`Tables::probe_value`] one by one, but each step is done for all positions before the
+    /// next, so that the memory accesses of different positions overlap: several times faster
+    /// on tables far larger than the caches.
+    pub fn probe_values(
         &self,
         positions: &[Position],
-        out: &mut Vec<Entry>,
+        out: &mut Vec<Value>,
     ) -> Result<(), ProbeError> {
         out.clear();
         let mut ranks = Vec::with_capacity(positions.len());
@@ -450,15 +550,32 @@ impl Tables {
                 .iter()
                 .zip(positions)
                 .map(|(slot, position)| match slot {
-                    Some((entries, i)) => entries.get(*i),
-                    None if position.mover.is_empty() => Entry::loss(0),
-                    None => Entry::win(0),
+                    Some((entries, i)) => entries.value(*i),
+                    None if position.mover.is_empty() => Value::Loss,
+                    None => Value::Win,
                 }),
         );
         Ok(())
     }
 
-    /// The entry of `position` for its side to move.
+    /// The value of `position` for its side to move (from an entry or a value file).
+    pub fn probe_value(&self, position: &Position) -> Result<Value, ProbeError> {
+        let material = Material::of(position.mover, position.waiting);
+        if material.mover == 0 {
+            return Ok(Value::Loss);
+        }
+        if material.waiting == 0 {
+            return Ok(Value::Win);
+        }
+        let (index, entries) = self.tables.get(&material).ok_or(ProbeError::NotCovered {
+            stones: material.stones(),
+            max_stones: self.max_stones,
+        })?;
+        Ok(entries.value(index.index(position.mover, position.waiting)))
+    }
+
+    /// The entry of `position` for its side to move; its table must have distances (not be
+    /// opened from a value file).
     pub fn probe(&self, position: &Position) -> Result<Entry, ProbeError> {
         let material = Material::of(position.mover, position.waiting);
         if material.mover == 0 {
@@ -472,6 +589,8 @@ impl Tables {
             stones: material.stones(),
             max_stones: self.max_stones,
         })?;
-        Ok(entries.get(index.index(position.mover, position.waiting)))
+        entries
+            .get(index.index(position.mover, position.waiting))
+            .ok_or(ProbeError::NoDistances { material })
     }
 }

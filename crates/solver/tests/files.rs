@@ -3,7 +3,8 @@
 use fanorona_engine::{Board, Color, Position, Rules};
 use fanorona_solver::file::write_table;
 use fanorona_solver::{
-    materials, verify, Entry, Material, MaterialIndex, NoProgress, TableError, TableId, Tables,
+    materials, verify, Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, TableError,
+    TableId, Tables,
 };
 use std::fs;
 use std::path::Path;
@@ -199,7 +200,8 @@ fn a_partial_layer_is_built_opened_and_probed_like_the_complete_one() {
     }
 
     // Searches open whatever the directory holds; `--only` opens the one system.
-    let available = Tables::open_available(&board(), rules, 64, directory.path()).unwrap();
+    let available =
+        Tables::open_available(&board(), rules, 64, Content::Values, directory.path()).unwrap();
     assert_eq!(available.max_stones(), STONES - 1);
     assert_eq!(available.partial_layer(), vec![two_three, three_two]);
     let only = Tables::open(&board(), rules, STONES, Some(two_three), directory.path()).unwrap();
@@ -216,4 +218,64 @@ fn a_partial_layer_is_built_opened_and_probed_like_the_complete_one() {
         Err(TableError::Missing { path }) => assert!(path.ends_with("3x5-loss-1v4.fntb")),
         other => panic!("expected a missing file, got {:?}", other.map(|_| ())),
     }
+}
+
+#[test]
+fn value_files_answer_as_the_entries_do_and_are_checked() {
+    let directory = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    let entries = build(directory.path());
+    let values =
+        Tables::open_available(&board(), rules, 64, Content::Values, directory.path()).unwrap();
+    assert_eq!(values.max_stones(), STONES);
+    assert!(entries.has_distances() && !values.has_distances());
+    let mut seed = 11;
+    let positions: Vec<Position> = (0..500)
+        .map(|_| Position::random_placement(&board(), 2, 3, &mut seed))
+        .collect();
+    let mut many = Vec::new();
+    values.probe_values(&positions, &mut many).unwrap();
+    for (position, value) in positions.iter().zip(many) {
+        assert_eq!(value, entries.probe(position).unwrap().value());
+        assert_eq!(values.probe_value(position).unwrap(), value);
+        assert!(matches!(
+            values.probe(position),
+            Err(ProbeError::NoDistances { .. })
+        ));
+    }
+    for material in materials(STONES) {
+        assert_eq!(
+            entries
+                .check_value_file(material, directory.path())
+                .unwrap(),
+            0
+        );
+    }
+
+    // A damaged value file is named; a rebuild writes it again from the entry file.
+    let material = Material::new(2, 3);
+    let id = TableId::new(&board(), &rules, material).values();
+    let path = directory.path().join(id.file_name());
+    let mut bytes = fs::read(&path).unwrap();
+    let middle = 4096 + (bytes.len() - 4096 - 16) / 2;
+    bytes[middle] ^= 0b01;
+    fs::write(&path, &bytes).unwrap();
+    match Tables::open_available(&board(), rules, 64, Content::Values, directory.path()) {
+        Err(TableError::BadChecksum { path: named }) => assert_eq!(named, path),
+        other => panic!("expected a bad checksum, got {:?}", other.map(|_| ())),
+    }
+    build(directory.path());
+    assert_eq!(
+        entries
+            .check_value_file(material, directory.path())
+            .unwrap(),
+        0
+    );
+    // Without value files a search opens the entry files.
+    fs::remove_file(&path).unwrap();
+    let fallback =
+        Tables::open_available(&board(), rules, 64, Content::Values, directory.path()).unwrap();
+    assert_eq!(fallback.max_stones(), STONES);
+    assert!(!fallback.has_distances());
+    assert!(fallback.entries(material).is_some());
 }

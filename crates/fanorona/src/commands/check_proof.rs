@@ -6,7 +6,7 @@ use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
 use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check_with_progress, Certificate, Goal, Node, Tables};
+use fanorona_solver::{check_with_progress, Certificate, Content, Goal, Node, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -124,6 +124,7 @@ impl CheckProofArgs {
                 &board,
                 rules,
                 top,
+                Content::Entries,
                 &self.tables.tables,
             )?),
             None if stones > 0 => Some(Tables::open(

@@ -8,8 +8,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, solve, ExtractError, Limits, Outcome, Progress, Solution, SolveSetup,
-    Tables,
+    check_with_progress, solve, Content, ExtractError, Limits, Outcome, Progress, Solution,
+    SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -168,7 +168,15 @@ impl SolveArgs {
         // Ctrl-C stops the searches cleanly (and saves them with --state).
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
         let rules = self.tables.rules();
-        let mut tables = Tables::open_available(&board, rules, self.stones, &self.tables.tables)?;
+        // Searches need values, not distances: the value files where they are (an eighth of the
+        // size in memory).
+        let mut tables = Tables::open_available(
+            &board,
+            rules,
+            self.stones,
+            Content::Values,
+            &self.tables.tables,
+        )?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
         if let Err(error) = tables.load_into_memory() {
             eprintln!("note: probing the mapped files ({error})");

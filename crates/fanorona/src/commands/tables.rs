@@ -6,7 +6,8 @@ use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board};
 use fanorona_solver::{
-    material_stats, materials, system_of, verify_materials, Material, MaterialIndex, Tables,
+    material_stats, materials, system_of, verify_materials, Material, MaterialIndex, TableError,
+    Tables,
 };
 use serde::Serialize;
 use std::time::Instant;
@@ -20,9 +21,12 @@ pub struct TablesArgs {
 
 #[derive(Subcommand)]
 enum TablesCommand {
-    /// Solve every material up to a stone count; skips files already built and whole.
+    /// Solve every material up to a stone count; skips files already built and whole. Each
+    /// material gets an entry file (value and distance) and a value file (the value alone, for
+    /// searches).
     Build(Scope),
-    /// Re-derive every entry of every file from its successors and report any mismatch.
+    /// Re-derive every entry of every file from its successors and report any mismatch; check
+    /// each value file against its entry file.
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
     Stats(Scope),
@@ -183,6 +187,14 @@ struct VerifyReport {
     positions: u64,
     slots: u64,
     mismatches: Vec<MismatchLine>,
+    /// Each value file checked against its entry file: slots whose values differ.
+    value_files: Vec<ValueFileLine>,
+}
+
+#[derive(Serialize)]
+struct ValueFileLine {
+    material: String,
+    mismatches: u64,
 }
 
 #[derive(Serialize)]
@@ -199,6 +211,7 @@ fn check(scope: &Scope) -> Result<(), CliError> {
     let bar = Bar::new();
     let mismatches = verify_materials(&tables, &scope.materials(), &bar, 100);
     bar.finish();
+    let value_files = check_value_files(scope, &tables)?;
     let checked: Vec<MaterialIndex> = scope
         .materials()
         .into_iter()
@@ -219,7 +232,9 @@ fn check(scope: &Scope) -> Result<(), CliError> {
                 derived: format!("{:?}", m.derived),
             })
             .collect(),
+        value_files,
     };
+    let wrong_values: u64 = report.value_files.iter().map(|v| v.mismatches).sum();
     if scope.json {
         print_json(&report);
     } else {
@@ -235,15 +250,40 @@ fn check(scope: &Scope) -> Result<(), CliError> {
             report.positions,
             report.mismatches.len()
         );
+        println!(
+            "{} value files checked against their entry files, {wrong_values} values differ",
+            report.value_files.len()
+        );
     }
-    if report.mismatches.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::Failure(format!(
+    if !report.mismatches.is_empty() {
+        return Err(CliError::Failure(format!(
             "{} entries do not follow from their successors",
             report.mismatches.len()
-        )))
+        )));
     }
+    if wrong_values > 0 {
+        return Err(CliError::Failure(format!(
+            "{wrong_values} values of the value files differ from their entry files"
+        )));
+    }
+    Ok(())
+}
+
+/// Every value file of the scope's materials that is there, against its entry file (a value
+/// file that is there but damaged is an error).
+fn check_value_files(scope: &Scope, tables: &Tables) -> Result<Vec<ValueFileLine>, CliError> {
+    let mut lines = Vec::new();
+    for material in scope.materials() {
+        match tables.check_value_file(material, &scope.tables.tables) {
+            Ok(mismatches) => lines.push(ValueFileLine {
+                material: format!("{}v{}", material.mover, material.waiting),
+                mismatches,
+            }),
+            Err(TableError::Missing { .. }) => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Ok(lines)
 }
 
 #[derive(Serialize)]
