@@ -663,3 +663,65 @@ fn a_long_search_saves_itself_while_it_runs() {
         assert_eq!(run(bad).status.code(), Some(2), "--save-every {bad}");
     }
 }
+
+#[test]
+fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
+    let dir = scratch("partial-layer");
+    let dir_arg = dir.to_str().unwrap();
+    let build = |only: &str| {
+        json(&[
+            "tables", "build", "--board", "3x5", "--stones", "6", "--only", only, "--tables",
+            dir_arg, "--json",
+        ])
+    };
+    // Every material of 2 to 5 stones (1 + 2 + 3 + 4) and the 3v3 system.
+    assert_eq!(build("3v3")["materials"], 11);
+    let verified = json(&[
+        "tables", "verify", "--board", "3x5", "--stones", "6", "--only", "3v3", "--tables",
+        dir_arg, "--json",
+    ]);
+    assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
+    assert_eq!(verified["value_files"][0]["material"], "3v3");
+    assert_eq!(verified["value_files"][0]["mismatches"], 0);
+    // A 3v3 position is answered, a 2v4 one is not.
+    let position = "WW3/1B1B1/W2B1 w";
+    assert_eq!(
+        json(&[
+            "query",
+            "--position",
+            position,
+            "--tables",
+            dir_arg,
+            "--json"
+        ])["position"],
+        position
+    );
+    let missing = fanorona(&[
+        "query",
+        "--position",
+        "WW3/1B1B1/3BB w",
+        "--tables",
+        dir_arg,
+    ]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("3x5-loss-2v4.fntb"));
+    // Searches take the partial layer, and say so.
+    let solved = json(&[
+        "solve",
+        "--position",
+        "WWW2/1B1B1/W2BB w",
+        "--tables",
+        dir_arg,
+        "--memory",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(solved["table_stones"], 5);
+    assert_eq!(solved["table_materials"], serde_json::json!(["3v3"]));
+    // A material of another stone count is refused.
+    let wrong = fanorona(&[
+        "tables", "build", "--board", "3x5", "--stones", "6", "--only", "2v3", "--tables", dir_arg,
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("has 5 stones"));
+}
