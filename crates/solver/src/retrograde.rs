@@ -19,8 +19,11 @@
 //! (the mover set of the children), so the plain count of paika is used everywhere else.
 //! Redundant slots are skipped and get the entry of their canonical image at the end.
 //!
-//! Memory: an entry (2 bytes) and a count (1 byte) per slot, nothing else. The positions of
-//! level d are found by scanning the entries for distance d. Threads share the work by blocks of
+//! Memory: an entry (2 bytes) and a count (1 byte) per slot, and 32 bytes per mover class. The
+//! positions of level d are found by scanning the entries for distance d, only in the mover
+//! classes whose bit set of distances decided has d (most classes have none of a late level's
+//! few positions, and a scan of every entry per level was most of the time those levels took).
+//! Threads share the work by blocks of
 //! one mover class (all its waiting sets); entries and counts are atomics. Claiming a predecessor
 //! as won, or taking its count to zero, is one atomic step, so each position is decided once. A
 //! position with a lost child can never have its count reach zero (lost children never count
@@ -32,7 +35,7 @@ use crate::progress::Progress;
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The solved entries of one material, in index order.
 pub struct SolvedTable {
@@ -58,7 +61,13 @@ struct Slot {
     /// Undecided positions: how many paika children are not yet known to be won (at least 1).
     /// Decided positions: 0.
     undecided_children: Vec<AtomicU8>,
+    /// Per mover class, the distances at which it has decided positions (bit d of word d / 64,
+    /// for d below [`TRACKED_DISTANCES`]; deeper levels are always scanned).
+    levels: Vec<[AtomicU64; LEVEL_WORDS]>,
 }
+
+const LEVEL_WORDS: usize = 4;
+const TRACKED_DISTANCES: u16 = 64 * LEVEL_WORDS as u16;
 
 /// Solve the system of `material` and its swap (one material if they are equal). `probe` gives
 /// the entry of any position of a smaller material.
@@ -127,11 +136,31 @@ impl Slot {
         let size = index.size() as usize;
         let entries = (0..size).map(|_| AtomicU16::new(0)).collect();
         let undecided_children = (0..size).map(|_| AtomicU8::new(0)).collect();
+        let levels = (0..index.mover_classes())
+            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+            .collect();
         Slot {
             index,
             entries,
             undecided_children,
+            levels,
         }
+    }
+
+    /// Decide slot `i` with `entry` (a win or a loss), noting its distance for its class.
+    fn decide(&self, i: usize, entry: Entry) {
+        self.entries[i].store(entry.0, Relaxed);
+        let distance = entry.distance().expect("a decided entry");
+        if distance < TRACKED_DISTANCES {
+            let class = i / self.index.waiting_sets() as usize;
+            self.levels[class][distance as usize / 64].fetch_or(1 << (distance % 64), Relaxed);
+        }
+    }
+
+    /// Whether mover class `class` may have positions decided at `distance`.
+    fn may_have_level(&self, class: usize, distance: u16) -> bool {
+        distance >= TRACKED_DISTANCES
+            || self.levels[class][distance as usize / 64].load(Relaxed) & 1 << (distance % 64) != 0
     }
 }
 
@@ -170,7 +199,8 @@ fn decide_at_once(
                     if value == Value::Loss {
                         Entry::loss(0)
                     } else {
-                        Entry::DRAW
+                        // A blocked side to move draws under this rule: nothing to note.
+                        continue;
                     }
                 } else {
                     let count = canonical_paika_children(board, &slot.index, &position, &mut next);
@@ -178,8 +208,11 @@ fn decide_at_once(
                     slot.undecided_children[i].store(count, Relaxed);
                     continue;
                 };
-                slot.entries[i].store(entry.0, Relaxed);
-                deepest = deepest.max(entry.distance().unwrap_or(0));
+                let Some(distance) = entry.distance() else {
+                    continue; // a draw (entries start as draws)
+                };
+                slot.decide(i, entry);
+                deepest = deepest.max(distance);
             }
             progress.advance(block);
             deepest
@@ -239,10 +272,10 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
     (0..slot.index.mover_classes() as usize)
         .into_par_iter()
         .map(|class| {
-            let entries = &slot.entries[class * block..(class + 1) * block];
-            if !entries.iter().any(|e| at_distance(e.load(Relaxed))) {
+            if !slot.may_have_level(class, distance) {
                 return 0;
             }
+            let entries = &slot.entries[class * block..(class + 1) * block];
             let mover = slot.index.mover_set(class as u64);
             let symmetries = slot.index.symmetries();
             let mut predecessors = Vec::new();
@@ -295,6 +328,6 @@ fn update_predecessor(slots: &[Slot], mover: Bitboard, waiting: Bitboard, child:
         _ => count.fetch_update(Relaxed, Relaxed, |c| c.checked_sub(1)) == Ok(1),
     };
     if decided_now {
-        slot.entries[i].store(child.one_ply_earlier().0, Relaxed);
+        slot.decide(i, child.one_ply_earlier());
     }
 }
