@@ -530,6 +530,21 @@ fn status_reads_back_where_saved_searches_stand() {
         assert_eq!(search["held"].as_u64(), Some(held));
         assert!(search["held_bound"].as_u64().unwrap() >= held.max(1 << 20));
         assert!(!search["open_by_stones"].as_object().unwrap().is_empty());
+        // By material, the positions of at most 9 stones: the same counts, split.
+        let by_material: u64 = search["open_by_material"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["positions"].as_u64().unwrap())
+            .sum();
+        let open_by_stones = search["open_by_stones"].as_object().unwrap();
+        let up_to_nine: u64 = open_by_stones
+            .iter()
+            .filter(|(stones, _)| stones.parse::<u32>().unwrap() <= 9)
+            .map(|(_, n)| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(by_material, up_to_nine);
+        assert!(by_material > 0);
     }
     // With --each-turn, the saved searches of the positions after each turn asked for.
     let pair = [

@@ -819,6 +819,17 @@ impl<'a> Search<'a> {
         holds::count_by_stones(self.held.positions()).to_vec()
     }
 
+    /// The positions closures have held, by material (stones to move, stones waiting), for
+    /// the materials of at most `most_stones` stones (which tables would answer them?).
+    pub fn held_by_material(&self, most_stones: u32) -> Vec<(Material, usize)> {
+        count_by_material(self.held.positions(), most_stones)
+    }
+
+    /// The open positions of the table by material, as [`Search::held_by_material`].
+    pub fn open_by_material(&self, most_stones: u32) -> Vec<(Material, usize)> {
+        count_by_material(self.table.unresolved(), most_stones)
+    }
+
     /// What the table knows about `position`: proven, disproven (path-independent) or nothing.
     pub fn known(&self, position: &Position) -> Option<(Outcome, u32)> {
         if let Some(numbers) = self.leaf(position) {
@@ -1442,6 +1453,23 @@ fn select(
     } else {
         (best, child_sum_limit, child_min_limit)
     }
+}
+
+/// How many of `positions` there are of each material of at most `most_stones` stones, in
+/// order of stones, then stones to move.
+fn count_by_material(
+    positions: impl Iterator<Item = Position>,
+    most_stones: u32,
+) -> Vec<(Material, usize)> {
+    let mut counts: HashMap<Material, usize> = HashMap::new();
+    for position in positions.filter(|p| stones(p) <= most_stones) {
+        *counts
+            .entry(Material::of(position.mover, position.waiting))
+            .or_default() += 1;
+    }
+    let mut counts: Vec<(Material, usize)> = counts.into_iter().collect();
+    counts.sort_by_key(|(m, _)| (m.stones(), m.mover));
+    counts
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! certificate of a bound ("this side cannot force a win"), not of the value.
 
 use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::index::Material;
 use crate::progress::{NoProgress, Progress};
 use crate::search::{Limits, Outcome, Search};
 use crate::tables::Tables;
@@ -227,7 +228,14 @@ pub struct SavedSearch {
     pub open_by_stones: Vec<usize>,
     /// The most positions the held set keeps, in a search of this table size.
     pub held_bound: usize,
+    /// Held and open positions by material, of at most [`MATERIAL_STONES`] stones.
+    pub held_by_material: Vec<(Material, usize)>,
+    pub open_by_material: Vec<(Material, usize)>,
 }
+
+/// The most stones of the materials [`SavedSearch`] counts positions of: the 8- and 9-stone
+/// materials are where the next tables would be built.
+pub const MATERIAL_STONES: u32 = 9;
 
 /// Read the search of `attacker` from `root` saved in `directory`, if there is one. It takes
 /// as much memory as the file.
@@ -261,6 +269,8 @@ pub fn saved_search(
         held_by_stones: search.held_by_stones(),
         held_bound: search.most_held(),
         open_by_stones: search.open_by_stones(),
+        held_by_material: search.held_by_material(MATERIAL_STONES),
+        open_by_material: search.open_by_material(MATERIAL_STONES),
         file,
     }))
 }

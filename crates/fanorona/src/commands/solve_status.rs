@@ -3,7 +3,7 @@
 
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
-use fanorona_solver::{saved_search, SavedSearch};
+use fanorona_solver::{saved_search, Material, SavedSearch};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,7 +30,27 @@ struct SearchStatus {
     /// Positions closures held, and open positions of the saved table, by number of stones.
     held_by_stones: BTreeMap<usize, usize>,
     open_by_stones: BTreeMap<usize, usize>,
+    /// The same by material ("4v4": stones to move v stones waiting), of at most 9 stones:
+    /// which tables would answer them.
+    held_by_material: Vec<MaterialCount>,
+    open_by_material: Vec<MaterialCount>,
     turns: Vec<TurnStatus>,
+}
+
+#[derive(Serialize)]
+struct MaterialCount {
+    material: String,
+    positions: usize,
+}
+
+fn material_counts(counts: &[(Material, usize)]) -> Vec<MaterialCount> {
+    counts
+        .iter()
+        .map(|(m, positions)| MaterialCount {
+            material: format!("{}v{}", m.mover, m.waiting),
+            positions: *positions,
+        })
+        .collect()
 }
 
 #[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -172,6 +192,8 @@ fn search_status(
             held_bound: 0,
             held_by_stones: BTreeMap::new(),
             open_by_stones: BTreeMap::new(),
+            held_by_material: Vec::new(),
+            open_by_material: Vec::new(),
             turns: Vec::new(),
         };
     };
@@ -204,6 +226,8 @@ fn search_status(
         held_bound: saved.held_bound,
         held_by_stones: by_stones(&saved.held_by_stones),
         open_by_stones: by_stones(&saved.open_by_stones),
+        held_by_material: material_counts(&saved.held_by_material),
+        open_by_material: material_counts(&saved.open_by_material),
         turns: rows,
     }
 }
@@ -223,6 +247,15 @@ fn stones_line(counts: &BTreeMap<usize, usize>) -> String {
     let parts: Vec<String> = counts
         .iter()
         .map(|(stones, count)| format!("{stones}: {count}"))
+        .collect();
+    parts.join(", ")
+}
+
+/// Counts by material, for a person: "4v4: 3, 3v5: 5".
+fn material_line(counts: &[MaterialCount]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|c| format!("{}: {}", c.material, c.positions))
         .collect();
     parts.join(", ")
 }
@@ -255,6 +288,14 @@ fn print_human(report: &StatusReport) {
         println!(
             "  open in the table, by stones: {}",
             stones_line(&search.open_by_stones)
+        );
+        println!(
+            "  held by material (to move v waiting), at most 9 stones: {}",
+            material_line(&search.held_by_material)
+        );
+        println!(
+            "  open by material, at most 9 stones: {}",
+            material_line(&search.open_by_material)
         );
         for turn in &search.turns {
             match (turn.outcome, turn.numbers) {
