@@ -109,10 +109,12 @@ impl TableId {
 
     /// The value file of the same material.
     pub fn values(self) -> TableId {
-        TableId {
-            content: Content::Values,
-            ..self
-        }
+        self.with(Content::Values)
+    }
+
+    /// The file of the same material that holds `content`.
+    pub fn with(self, content: Content) -> TableId {
+        TableId { content, ..self }
     }
 
     /// `5x9-loss-3v2.fntb`: board, blocked rule, stones to move v stones waiting (`.fnval`

@@ -143,6 +143,12 @@ fn systems(stones: usize) -> impl Iterator<Item = Material> {
         .map(move |a| Material::new(a, stones - a))
 }
 
+/// The materials of a system: the material and its swap, once if they are the same (4v4).
+fn system_materials(material: Material) -> impl Iterator<Item = Material> {
+    let swapped = (material.swapped() != material).then_some(material.swapped());
+    std::iter::once(material).chain(swapped)
+}
+
 /// The system of a material: the material and its swap, solved together, smaller mover first.
 pub fn system_of(material: Material) -> Material {
     if material.mover <= material.waiting {
@@ -213,8 +219,9 @@ impl Tables {
             let partial = only.filter(|_| stones == top).map(system_of);
             for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
                 if tables.open_system(material, directory, progress).is_ok() {
-                    tables.ensure_value_file(material, directory, progress)?;
-                    tables.ensure_value_file(material.swapped(), directory, progress)?;
+                    for side in system_materials(material) {
+                        tables.ensure_value_file(side, directory, progress)?;
+                    }
                     continue;
                 }
                 for solved in tables.solve(material, progress) {
@@ -405,11 +412,7 @@ impl Tables {
     pub fn load_into_memory(&mut self) -> Result<(), TableError> {
         for (material, (_, entries)) in self.tables.iter_mut() {
             if let Entries::File(file) = entries {
-                let id = TableId::new(&self.board, &self.rules, *material);
-                let id = match file.content() {
-                    Content::Entries => id,
-                    Content::Values => id.values(),
-                };
+                let id = TableId::new(&self.board, &self.rules, *material).with(file.content());
                 let copy = file.resident_copy().map_err(|error| TableError::Io {
                     path: id.file_name().into(),
                     error,
