@@ -19,54 +19,55 @@
 //! (the mover set of the children), so the plain count of paika is used everywhere else.
 //! Redundant slots are skipped and get the entry of their canonical image at the end.
 //!
-//! Memory: an entry (2 bytes) and a count (1 byte) per slot, and 32 bytes per mover class. The
-//! positions of level d are found by scanning the entries for distance d, only in the mover
-//! classes whose bit set of distances decided has d (most classes have none of a late level's
-//! few positions, and a scan of every entry per level was most of the time those levels took).
+//! Memory: one byte per slot ([`cells`]: a count while undecided, the distance once decided),
+//! and 32 bytes per mover class. The positions of level d are found by scanning the slots for
+//! distance d, only in the mover classes whose bit set of distances decided has d (most classes
+//! have none of a late level's few positions, and a scan of every slot per level was most of
+//! the time those levels took).
 //! Threads share the work by blocks of
-//! one mover class (all its waiting sets); entries and counts are atomics. Claiming a predecessor
-//! as won, or taking its count to zero, is one atomic step, so each position is decided once. A
-//! position with a lost child can never have its count reach zero (lost children never count
-//! down), so "won" and "lost" never compete for the same position.
+//! one mover class (all its waiting sets); the slots are atomics. Claiming a predecessor as won,
+//! or taking its count to zero, is one atomic step, so each position is decided once.
+
+mod cells;
 
 use crate::entry::Entry;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
+use cells::Cells;
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The solved entries of one material, in index order.
 pub struct SolvedTable {
     pub index: MaterialIndex,
-    entries: Vec<AtomicU16>,
+    cells: Cells,
 }
 
 impl SolvedTable {
     pub fn entry(&self, i: u64) -> Entry {
-        Entry(self.entries[i as usize].load(Relaxed))
+        self.cells.entry(i)
     }
 
     /// Every entry in index order.
     pub fn entries(&self) -> impl ExactSizeIterator<Item = Entry> + '_ {
-        self.entries.iter().map(|e| Entry(e.load(Relaxed)))
+        (0..self.cells.len() as usize).map(|i| self.cells.entry(i as u64))
     }
 }
 
 /// The state of one material while its system is solved.
 struct Slot {
     index: MaterialIndex,
-    entries: Vec<AtomicU16>,
-    /// Undecided positions: how many paika children are not yet known to be won (at least 1).
-    /// Decided positions: 0.
-    undecided_children: Vec<AtomicU8>,
+    cells: Cells,
     /// Per mover class, the distances at which it has decided positions (bit d of word d / 64,
     /// for d below [`TRACKED_DISTANCES`]; deeper levels are always scanned).
     levels: Vec<[AtomicU64; LEVEL_WORDS]>,
 }
 
 const LEVEL_WORDS: usize = 4;
+/// No point has more lines than this, so a position has at most this many paika per stone.
+const MAX_LINES_PER_POINT: usize = 8;
 const TRACKED_DISTANCES: u16 = 64 * LEVEL_WORDS as u16;
 
 /// Solve the system of `material` and its swap (one material if they are equal). `probe` gives
@@ -78,11 +79,30 @@ pub fn solve_system(
     probe: &(dyn Fn(&Position) -> Entry + Sync),
     progress: &dyn Progress,
 ) -> Vec<SolvedTable> {
+    solve_system_with_counts(board, rules, material, probe, progress, &|m| {
+        u8::try_from(MAX_LINES_PER_POINT * m.mover)
+            .expect("materials of fewer than 32 stones a side")
+    })
+}
+
+/// [`solve_system`] with slots that hold counts up to `max_count(material)` (the rest of a
+/// slot's codes hold distances; deeper ones go to a map beside).
+fn solve_system_with_counts(
+    board: &Board,
+    rules: &Rules,
+    material: Material,
+    probe: &(dyn Fn(&Position) -> Entry + Sync),
+    progress: &dyn Progress,
+    max_count: &dyn Fn(Material) -> u8,
+) -> Vec<SolvedTable> {
     let mut materials = vec![material];
     if material.swapped() != material {
         materials.push(material.swapped());
     }
-    let slots: Vec<Slot> = materials.into_iter().map(|m| Slot::new(board, m)).collect();
+    let slots: Vec<Slot> = materials
+        .into_iter()
+        .map(|m| Slot::new(board, m, max_count(m)))
+        .collect();
     let name: Vec<String> = slots
         .iter()
         .map(|s| {
@@ -125,34 +145,30 @@ pub fn solve_system(
         .into_iter()
         .map(|slot| SolvedTable {
             index: slot.index,
-            entries: slot.entries,
+            cells: slot.cells,
         })
         .collect()
 }
 
 impl Slot {
-    fn new(board: &Board, material: Material) -> Slot {
+    fn new(board: &Board, material: Material, max_count: u8) -> Slot {
         let index = MaterialIndex::new(board, material);
-        let size = index.size() as usize;
-        let entries = (0..size).map(|_| AtomicU16::new(0)).collect();
-        let undecided_children = (0..size).map(|_| AtomicU8::new(0)).collect();
+        let cells = Cells::new(index.size(), max_count);
         let levels = (0..index.mover_classes())
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect();
         Slot {
             index,
-            entries,
-            undecided_children,
+            cells,
             levels,
         }
     }
 
-    /// Decide slot `i` with `entry` (a win or a loss), noting its distance for its class.
-    fn decide(&self, i: usize, entry: Entry) {
-        self.entries[i].store(entry.0, Relaxed);
+    /// Note that slot `i` was decided as `entry` (a win or a loss), for its class's levels.
+    fn note_level(&self, i: u64, entry: Entry) {
         let distance = entry.distance().expect("a decided entry");
         if distance < TRACKED_DISTANCES {
-            let class = i / self.index.waiting_sets() as usize;
+            let class = (i / self.index.waiting_sets()) as usize;
             self.levels[class][distance as usize / 64].fetch_or(1 << (distance % 64), Relaxed);
         }
     }
@@ -185,7 +201,7 @@ fn decide_at_once(
                 if symmetric && slot.index.is_redundant(class, waiting) {
                     continue;
                 }
-                let i = (class * block) as usize + offset;
+                let i = class * block + offset as u64;
                 let position = Position {
                     mover,
                     waiting,
@@ -204,14 +220,14 @@ fn decide_at_once(
                     }
                 } else {
                     let count = canonical_paika_children(board, &slot.index, &position, &mut next);
-                    let count = u8::try_from(count).expect("fewer than 256 paika in any position");
-                    slot.undecided_children[i].store(count, Relaxed);
+                    slot.cells.set_count(i, count);
                     continue;
                 };
                 let Some(distance) = entry.distance() else {
                     continue; // a draw (entries start as draws)
                 };
-                slot.decide(i, entry);
+                slot.cells.set_decided(i, entry);
+                slot.note_level(i, entry);
                 deepest = deepest.max(distance);
             }
             progress.advance(block);
@@ -255,9 +271,8 @@ fn fill_redundant(slot: &Slot) {
             let mover = slot.index.mover_set(class);
             for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
                 if slot.index.is_redundant(class, waiting) {
-                    let canonical = slot.index.index(mover, waiting) as usize;
-                    let entry = slot.entries[canonical].load(Relaxed);
-                    slot.entries[(class * block) as usize + offset].store(entry, Relaxed);
+                    let canonical = slot.index.index(mover, waiting);
+                    slot.cells.copy(canonical, class * block + offset as u64);
                 }
             }
         });
@@ -267,48 +282,82 @@ fn fill_redundant(slot: &Slot) {
 /// each distinct canonical form. Returns how many such positions there were.
 fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u64 {
     let slot = &slots[s];
-    let block = slot.index.waiting_sets() as usize;
-    let at_distance = |e: u16| e != 0 && (e >> 1) == distance + 1;
-    (0..slot.index.mover_classes() as usize)
+    let entry = if distance % 2 == 1 {
+        Entry::win(distance)
+    } else {
+        Entry::loss(distance)
+    };
+    let Some(code) = slot.cells.level_code(distance) else {
+        let deep = slot.cells.deep_at(distance);
+        deep.par_iter()
+            .for_each_init(Scratch::default, |scratch, &i| {
+                pass_to_predecessors(board, slots, s, i, entry, scratch)
+            });
+        return deep.len() as u64;
+    };
+    let block = slot.index.waiting_sets();
+    (0..slot.index.mover_classes())
         .into_par_iter()
         .map(|class| {
-            if !slot.may_have_level(class, distance) {
+            if !slot.may_have_level(class as usize, distance) {
                 return 0;
             }
-            let entries = &slot.entries[class * block..(class + 1) * block];
-            let mover = slot.index.mover_set(class as u64);
-            let symmetries = slot.index.symmetries();
-            let mut predecessors = Vec::new();
-            let mut forms = Vec::new();
+            let codes =
+                &slot.cells.codes()[(class * block) as usize..((class + 1) * block) as usize];
+            let mut scratch = Scratch::default();
             let mut found = 0;
-            for (offset, e) in entries.iter().enumerate() {
-                let entry = Entry(e.load(Relaxed));
-                if !at_distance(entry.0) {
-                    continue;
-                }
-                found += 1;
-                let position = Position {
-                    mover,
-                    waiting: slot.index.waiting_set(mover, offset as u64),
-                    side: Color::White,
-                };
-                predecessors.clear();
-                paika_predecessors(board, &position, &mut predecessors);
-                forms.clear();
-                forms.extend(
-                    predecessors
-                        .iter()
-                        .map(|before| symmetries.canonical(before.mover, before.waiting)),
-                );
-                forms.sort_unstable();
-                forms.dedup();
-                for &(mover, waiting) in &forms {
-                    update_predecessor(slots, mover, waiting, entry);
+            for (offset, c) in codes.iter().enumerate() {
+                if c.load(Relaxed) == code {
+                    found += 1;
+                    let i = class * block + offset as u64;
+                    pass_to_predecessors(board, slots, s, i, entry, &mut scratch);
                 }
             }
             found
         })
         .sum()
+}
+
+/// Working space of [`pass_to_predecessors`].
+#[derive(Default)]
+struct Scratch {
+    predecessors: Vec<Position>,
+    forms: Vec<(Bitboard, Bitboard)>,
+}
+
+/// Pass `entry`, the value of slot `i` of slot `s`, to each distinct canonical form among its
+/// predecessors.
+fn pass_to_predecessors(
+    board: &Board,
+    slots: &[Slot],
+    s: usize,
+    i: u64,
+    entry: Entry,
+    scratch: &mut Scratch,
+) {
+    let index = &slots[s].index;
+    let block = index.waiting_sets();
+    let mover = index.mover_set(i / block);
+    let position = Position {
+        mover,
+        waiting: index.waiting_set(mover, i % block),
+        side: Color::White,
+    };
+    scratch.predecessors.clear();
+    paika_predecessors(board, &position, &mut scratch.predecessors);
+    let symmetries = index.symmetries();
+    scratch.forms.clear();
+    scratch.forms.extend(
+        scratch
+            .predecessors
+            .iter()
+            .map(|before| symmetries.canonical(before.mover, before.waiting)),
+    );
+    scratch.forms.sort_unstable();
+    scratch.forms.dedup();
+    for &(mover, waiting) in &scratch.forms {
+        update_predecessor(slots, mover, waiting, entry);
+    }
 }
 
 /// A child of the canonical position (mover, waiting) turned out to be `child`: decide the
@@ -319,15 +368,49 @@ fn update_predecessor(slots: &[Slot], mover: Bitboard, waiting: Bitboard, child:
         .iter()
         .find(|slot| slot.index.material() == material)
         .expect("paika stay in the system");
-    let i = slot.index.index(mover, waiting) as usize;
-    let count = &slot.undecided_children[i];
+    let i = slot.index.index(mover, waiting);
+    let entry = child.one_ply_earlier();
     let decided_now = match child.value() {
         // A lost child: the predecessor is won, if nobody decided it yet.
-        Value::Loss => count.swap(0, Relaxed) > 0,
+        Value::Loss => slot.cells.claim_win(i, entry),
         // A won child: one fewer undecided child; the last one decides it lost.
-        _ => count.fetch_update(Relaxed, Relaxed, |c| c.checked_sub(1)) == Ok(1),
+        _ => slot.cells.count_down(i, entry),
     };
     if decided_now {
-        slot.decide(i, child.one_ply_earlier());
+        slot.note_level(i, entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+    use crate::tables::Tables;
+
+    /// Slots whose codes hold only distances up to 3 keep every deeper one in the map beside:
+    /// the tables come out the same.
+    #[test]
+    fn deep_distances_kept_beside_the_slots_give_the_same_tables() {
+        let board = Board::new(3, 5).unwrap();
+        let rules = Rules::default();
+        let smaller = Tables::build(&board, rules, 3);
+        let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
+        let material = Material::new(1, 3);
+        let plain = solve_system(&board, &rules, material, &probe, &NoProgress);
+        let deep =
+            solve_system_with_counts(&board, &rules, material, &probe, &NoProgress, &|_| 250);
+        let mut deepest = 0;
+        for (plain, deep) in plain.iter().zip(&deep) {
+            assert_eq!(plain.index.material(), deep.index.material());
+            assert!(plain.entries().eq(deep.entries()));
+            deepest = plain
+                .entries()
+                .filter_map(|e| e.distance())
+                .fold(deepest, u16::max);
+        }
+        assert!(
+            deepest > 3,
+            "the test needs distances beyond the codes: {deepest}"
+        );
     }
 }
