@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use fanorona_engine::{Board, Color, Position, Rules};
-use fanorona_solver::{Material, MaterialIndex, NoProgress, Tables};
+use fanorona_solver::{BuildControl, Material, MaterialIndex, NoProgress, Tables};
 use std::hint::black_box;
 
 /// Random positions of the 4-stone materials, from a fixed seed.
@@ -41,8 +41,16 @@ fn random_positions_of(board: &Board, materials: &[Material], count: usize) -> V
 fn probing(c: &mut Criterion) {
     let board = Board::standard();
     let directory = std::env::temp_dir().join("fanorona-bench-tables");
-    let tables =
-        Tables::build_files(&board, Rules::default(), 4, None, &directory, &NoProgress).unwrap();
+    let tables = Tables::build_files(
+        &board,
+        Rules::default(),
+        4,
+        None,
+        &directory,
+        &BuildControl::default(),
+        &NoProgress,
+    )
+    .unwrap();
     let positions = random_positions(&board, 1 << 16);
     let mut group = c.benchmark_group("tables");
     group.throughput(Throughput::Elements(positions.len() as u64));

@@ -181,6 +181,10 @@ pub enum TableError {
     BadChecksum {
         path: PathBuf,
     },
+    /// A build stopped on request, its state saved in `path` (run it again to go on).
+    Stopped {
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -211,6 +215,11 @@ impl fmt::Display for TableError {
                     path.display()
                 )
             }
+            TableError::Stopped { path } => write!(
+                f,
+                "interrupted; the build's state is saved in {}: run the same command to go on",
+                path.display()
+            ),
         }
     }
 }
@@ -423,14 +432,14 @@ fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Resu
 
 /// A 64-bit checksum over 8-byte words: multiply-rotate mixing per word, length and a final mix
 /// at the end. Fast enough for gigabytes (several GB/s) and sensitive to any flipped bit.
-struct Checksum {
+pub(crate) struct Checksum {
     state: u64,
     length: u64,
     pending: Vec<u8>,
 }
 
 impl Checksum {
-    fn new() -> Checksum {
+    pub(crate) fn new() -> Checksum {
         Checksum {
             state: 0x243f_6a88_85a3_08d3,
             length: 0,
@@ -438,7 +447,7 @@ impl Checksum {
         }
     }
 
-    fn update(&mut self, mut bytes: &[u8]) {
+    pub(crate) fn update(&mut self, mut bytes: &[u8]) {
         self.length += bytes.len() as u64;
         if !self.pending.is_empty() {
             let take = (8 - self.pending.len()).min(bytes.len());
@@ -464,7 +473,7 @@ impl Checksum {
             .rotate_left(29);
     }
 
-    fn finish(mut self) -> u64 {
+    pub(crate) fn finish(mut self) -> u64 {
         let mut tail = [0u8; 8];
         tail[..self.pending.len()].copy_from_slice(&self.pending);
         self.mix(u64::from_le_bytes(tail));

@@ -23,21 +23,28 @@
 //! and 32 bytes per mover class. The positions of level d are found by scanning the slots for
 //! distance d, only in the mover classes whose bit set of distances decided has d (most classes
 //! have none of a late level's few positions, and a scan of every slot per level was most of
-//! the time those levels took).
-//! Threads share the work by blocks of
-//! one mover class (all its waiting sets); the slots are atomics. Claiming a predecessor as won,
+//! the time those levels took). Threads share the work by blocks of one mover class (all its
+//! waiting sets); the slots are atomics. Claiming a predecessor as won,
 //! or taking its count to zero, is one atomic step, so each position is decided once.
+//!
+//! A build saves its state between steps ([`checkpoint`]) when asked to, and goes on from it.
 
 mod cells;
+mod checkpoint;
 
 use crate::entry::Entry;
+use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use cells::Cells;
+use checkpoint::{Saved, Stage};
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 /// The solved entries of one material, in index order.
 pub struct SolvedTable {
@@ -70,84 +77,225 @@ const LEVEL_WORDS: usize = 4;
 const MAX_LINES_PER_POINT: usize = 8;
 const TRACKED_DISTANCES: u16 = 64 * LEVEL_WORDS as u16;
 
+/// Where and how often a system's build saves its state, so that an interrupted build goes on
+/// from its last save instead of from the start.
+pub struct Checkpoints<'a> {
+    /// The state file (one per system; removed by the caller once the tables are written).
+    pub path: PathBuf,
+    /// The least time between two saves.
+    pub every: Duration,
+    /// When set (on Ctrl-C), the build saves at the next step and stops.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Mover classes per step of the first phase when saving: the most work a stop can lose.
+const CLASS_BLOCKS_PER_SLOT: u64 = 64;
+
 /// Solve the system of `material` and its swap (one material if they are equal). `probe` gives
-/// the entry of any position of a smaller material.
+/// the entry of any position of a smaller material. With `checkpoints`, the state is saved
+/// from time to time, a saved state is taken up, and a stop request ends the build with
+/// [`TableError::Stopped`].
 pub fn solve_system(
     board: &Board,
     rules: &Rules,
     material: Material,
     probe: &(dyn Fn(&Position) -> Entry + Sync),
     progress: &dyn Progress,
-) -> Vec<SolvedTable> {
-    solve_system_with_counts(board, rules, material, probe, progress, &|m| {
-        u8::try_from(MAX_LINES_PER_POINT * m.mover)
-            .expect("materials of fewer than 32 stones a side")
-    })
+    checkpoints: Option<&Checkpoints>,
+) -> Result<Vec<SolvedTable>, TableError> {
+    let system = System {
+        board,
+        rules,
+        material,
+        max_count: &|m| {
+            u8::try_from(MAX_LINES_PER_POINT * m.mover)
+                .expect("materials of fewer than 32 stones a side")
+        },
+    };
+    system.solve(probe, progress, checkpoints)
 }
 
-/// [`solve_system`] with slots that hold counts up to `max_count(material)` (the rest of a
-/// slot's codes hold distances; deeper ones go to a map beside).
-fn solve_system_with_counts(
-    board: &Board,
-    rules: &Rules,
+/// One system to solve, with the largest count its slots must hold per material (the rest of
+/// a slot's codes hold distances; deeper ones go to a map beside).
+struct System<'a> {
+    board: &'a Board,
+    rules: &'a Rules,
     material: Material,
-    probe: &(dyn Fn(&Position) -> Entry + Sync),
-    progress: &dyn Progress,
-    max_count: &dyn Fn(Material) -> u8,
-) -> Vec<SolvedTable> {
-    let mut materials = vec![material];
-    if material.swapped() != material {
-        materials.push(material.swapped());
-    }
-    let slots: Vec<Slot> = materials
-        .into_iter()
-        .map(|m| Slot::new(board, m, max_count(m)))
-        .collect();
-    let name: Vec<String> = slots
-        .iter()
-        .map(|s| {
-            format!(
-                "{}v{}",
-                s.index.material().mover,
-                s.index.material().waiting
-            )
-        })
-        .collect();
-    let name = name.join("+");
-    let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
+    max_count: &'a dyn Fn(Material) -> u8,
+}
 
-    progress.phase(
-        &format!("{name}: captures and blocked positions"),
-        positions,
-    );
-    let mut deepest = 0;
-    for slot in &slots {
-        deepest = deepest.max(decide_at_once(board, rules, slot, probe, progress));
-    }
-    progress.phase(&format!("{name}: paika, distance by distance"), positions);
-    let mut distance = 0;
-    // Each level's positions can only decide positions one ply further, so once a level is
-    // empty and no capture position lies deeper, nothing more can be decided.
-    loop {
-        let found: u64 = (0..slots.len())
-            .map(|s| propagate_level(board, &slots, s, distance))
-            .sum();
-        progress.advance(found);
-        if found == 0 && distance >= deepest {
-            break;
+impl System<'_> {
+    fn new_slots(&self) -> Vec<Slot> {
+        let mut materials = vec![self.material];
+        if self.material.swapped() != self.material {
+            materials.push(self.material.swapped());
         }
-        distance += 1;
+        materials
+            .into_iter()
+            .map(|m| Slot::new(self.board, m, (self.max_count)(m)))
+            .collect()
     }
-    for slot in &slots {
-        fill_redundant(slot);
+
+    fn solve(
+        &self,
+        probe: &(dyn Fn(&Position) -> Entry + Sync),
+        progress: &dyn Progress,
+        checkpoints: Option<&Checkpoints>,
+    ) -> Result<Vec<SolvedTable>, TableError> {
+        let (mut slots, mut saved) = self.resume(checkpoints, progress);
+        let mut saver = Saver {
+            checkpoints,
+            last: Instant::now(),
+        };
+        let name: Vec<String> = slots
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}v{}",
+                    s.index.material().mover,
+                    s.index.material().waiting
+                )
+            })
+            .collect();
+        let name = name.join("+");
+        let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
+
+        progress.phase(
+            &format!("{name}: captures and blocked positions"),
+            positions,
+        );
+        let blocks = if checkpoints.is_some() {
+            CLASS_BLOCKS_PER_SLOT
+        } else {
+            1
+        };
+        for s in 0..slots.len() {
+            let classes = slots[s].index.mover_classes();
+            let first = match saved.stage {
+                Stage::Captures { slot, classes_done } if slot == s => classes_done,
+                Stage::Captures { slot, .. } if slot < s => 0,
+                _ => classes, // done before the state was saved
+            };
+            progress.resumed(first * slots[s].index.waiting_sets());
+            let step = classes.div_ceil(blocks).max(1);
+            for start in (first..classes).step_by(step as usize) {
+                let end = (start + step).min(classes);
+                let deepest = decide_at_once(self, &slots[s], start..end, probe, progress);
+                saved.deepest = saved.deepest.max(deepest);
+                saved.stage = Stage::Captures {
+                    slot: s,
+                    classes_done: end,
+                };
+                saver.step(self, &mut slots, &saved)?;
+            }
+        }
+
+        progress.phase(&format!("{name}: paika, distance by distance"), positions);
+        let mut distance = match saved.stage {
+            Stage::Levels { next_distance } => next_distance,
+            Stage::Captures { .. } => 0,
+        };
+        // Each level's positions can only decide positions one ply further, so once a level is
+        // empty and no capture position lies deeper, nothing more can be decided.
+        loop {
+            let found: u64 = (0..slots.len())
+                .map(|s| propagate_level(self.board, &slots, s, distance))
+                .sum();
+            progress.advance(found);
+            if found == 0 && distance >= saved.deepest {
+                break;
+            }
+            distance += 1;
+            saved.stage = Stage::Levels {
+                next_distance: distance,
+            };
+            saver.step(self, &mut slots, &saved)?;
+        }
+        for slot in &slots {
+            fill_redundant(slot);
+        }
+        Ok(slots
+            .into_iter()
+            .map(|slot| SolvedTable {
+                index: slot.index,
+                cells: slot.cells,
+            })
+            .collect())
     }
-    slots
-        .into_iter()
-        .map(|slot| SolvedTable {
-            index: slot.index,
-            cells: slot.cells,
-        })
-        .collect()
+
+    /// New slots, or those of the saved state if there is a usable one.
+    fn resume(
+        &self,
+        checkpoints: Option<&Checkpoints>,
+        progress: &dyn Progress,
+    ) -> (Vec<Slot>, Saved) {
+        let mut slots = self.new_slots();
+        let start = Saved {
+            stage: Stage::Captures {
+                slot: 0,
+                classes_done: 0,
+            },
+            deepest: 0,
+        };
+        let Some(checkpoints) = checkpoints else {
+            return (slots, start);
+        };
+        let path = &checkpoints.path;
+        match checkpoint::load(path, self.board, self.rules, &mut slots) {
+            Ok(None) => (slots, start),
+            Ok(Some(saved)) => {
+                progress.note(&format!(
+                    "going on from {} ({:?})",
+                    path.display(),
+                    saved.stage
+                ));
+                (slots, saved)
+            }
+            Err(why) => {
+                progress.note(&format!(
+                    "ignoring {}: {why}; starting the system afresh",
+                    path.display()
+                ));
+                (self.new_slots(), start)
+            }
+        }
+    }
+}
+
+/// Saves a build's state when it is time, or when asked to stop.
+struct Saver<'a> {
+    checkpoints: Option<&'a Checkpoints<'a>>,
+    last: Instant,
+}
+
+impl Saver<'_> {
+    /// A step is done: save if it is time or a stop is asked for; a stop ends the build.
+    fn step(
+        &mut self,
+        system: &System,
+        slots: &mut [Slot],
+        saved: &Saved,
+    ) -> Result<(), TableError> {
+        let Some(checkpoints) = self.checkpoints else {
+            return Ok(());
+        };
+        let stop = checkpoints.stop.is_some_and(|flag| flag.load(Relaxed));
+        if !stop && self.last.elapsed() < checkpoints.every {
+            return Ok(());
+        }
+        let path = &checkpoints.path;
+        checkpoint::save(path, system.board, system.rules, slots, saved).map_err(|error| {
+            TableError::Io {
+                path: path.clone(),
+                error,
+            }
+        })?;
+        self.last = Instant::now();
+        if stop {
+            return Err(TableError::Stopped { path: path.clone() });
+        }
+        Ok(())
+    }
 }
 
 impl Slot {
@@ -181,16 +329,18 @@ impl Slot {
 }
 
 /// Decide captures (from smaller tables) and blocked positions, and count the paika children of
-/// the rest, one mover class per task. Returns the largest distance decided.
+/// the rest, in the mover classes `classes`, one class per task. Returns the largest distance
+/// decided.
 fn decide_at_once(
-    board: &Board,
-    rules: &Rules,
+    system: &System,
     slot: &Slot,
+    classes: Range<u64>,
     probe: &(dyn Fn(&Position) -> Entry + Sync),
     progress: &dyn Progress,
 ) -> u16 {
+    let (board, rules) = (system.board, system.rules);
     let block = slot.index.waiting_sets();
-    (0..slot.index.mover_classes())
+    classes
         .into_par_iter()
         .map(|class| {
             let mover = slot.index.mover_set(class);
@@ -396,9 +546,14 @@ mod tests {
         let smaller = Tables::build(&board, rules, 3);
         let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
         let material = Material::new(1, 3);
-        let plain = solve_system(&board, &rules, material, &probe, &NoProgress);
-        let deep =
-            solve_system_with_counts(&board, &rules, material, &probe, &NoProgress, &|_| 250);
+        let plain = solve_system(&board, &rules, material, &probe, &NoProgress, None).unwrap();
+        let system = System {
+            board: &board,
+            rules: &rules,
+            material,
+            max_count: &|_| 250,
+        };
+        let deep = system.solve(&probe, &NoProgress, None).unwrap();
         let mut deepest = 0;
         for (plain, deep) in plain.iter().zip(&deep) {
             assert_eq!(plain.index.material(), deep.index.material());
@@ -412,5 +567,98 @@ mod tests {
             deepest > 3,
             "the test needs distances beyond the codes: {deepest}"
         );
+    }
+
+    /// Reports nothing, but notes messages and sets `stop` when a phase named with `phase`
+    /// begins (a Ctrl-C at that moment).
+    struct StopAt<'a> {
+        phase: &'static str,
+        stop: &'a AtomicBool,
+        notes: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl Progress for StopAt<'_> {
+        fn phase(&self, name: &str, _: u64) {
+            if name.contains(self.phase) {
+                self.stop.store(true, Relaxed);
+            }
+        }
+        fn advance(&self, _: u64) {}
+        fn note(&self, message: &str) {
+            self.notes.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    /// A build stopped in either phase saves its state and, run again, goes on from it to the
+    /// same tables; a damaged state is named and ignored.
+    #[test]
+    fn a_stopped_build_goes_on_from_its_saved_state() {
+        let board = Board::new(3, 5).unwrap();
+        let rules = Rules::default();
+        let smaller = Tables::build(&board, rules, 3);
+        let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
+        let material = Material::new(1, 3);
+        let plain = solve_system(&board, &rules, material, &probe, &NoProgress, None).unwrap();
+        let directory = tempfile::tempdir().unwrap();
+        for (phase, damage) in [("captures", false), ("paika", false), ("paika", true)] {
+            let stop = AtomicBool::new(false);
+            let checkpoints = Checkpoints {
+                path: directory.path().join("1v3.fnpart"),
+                every: Duration::MAX,
+                stop: Some(&stop),
+            };
+            let stopping = StopAt {
+                phase,
+                stop: &stop,
+                notes: Default::default(),
+            };
+            let stopped = solve_system(
+                &board,
+                &rules,
+                material,
+                &probe,
+                &stopping,
+                Some(&checkpoints),
+            );
+            assert!(
+                matches!(stopped, Err(TableError::Stopped { .. })),
+                "{phase}"
+            );
+            if damage {
+                let mut bytes = std::fs::read(&checkpoints.path).unwrap();
+                let middle = bytes.len() / 2;
+                bytes[middle] ^= 4;
+                std::fs::write(&checkpoints.path, bytes).unwrap();
+            }
+            stop.store(false, Relaxed);
+            let going_on = StopAt {
+                phase: "no phase",
+                stop: &stop,
+                notes: Default::default(),
+            };
+            let resumed = solve_system(
+                &board,
+                &rules,
+                material,
+                &probe,
+                &going_on,
+                Some(&checkpoints),
+            )
+            .unwrap();
+            for (plain, resumed) in plain.iter().zip(&resumed) {
+                assert!(
+                    plain.entries().eq(resumed.entries()),
+                    "{phase}, damaged {damage}"
+                );
+            }
+            let notes = going_on.notes.into_inner().unwrap();
+            let expected = if damage {
+                "is corrupt"
+            } else {
+                "going on from"
+            };
+            assert!(notes.iter().any(|n| n.contains(expected)), "{notes:?}");
+            std::fs::remove_file(&checkpoints.path).unwrap();
+        }
     }
 }

@@ -7,11 +7,13 @@ use crate::entry::Entry;
 use crate::file::{write_table, Content, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
-use crate::retrograde::{solve_system, SolvedTable};
+use crate::retrograde::{solve_system, Checkpoints, SolvedTable};
 use fanorona_engine::{Board, Position, Rules, Value};
 use rayon::prelude::*;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Every material of up to `max_stones` stones on one board, solved, and possibly some
 /// materials of the next stone count (a *partial layer*: the systems built so far, e.g. 4v4
@@ -158,6 +160,40 @@ pub fn system_of(material: Material) -> Material {
     }
 }
 
+/// How a build of table files saves its state and stops.
+pub struct BuildControl<'a> {
+    /// The least time between two saves of a system's state.
+    pub checkpoint_every: Duration,
+    /// When set (on Ctrl-C), the build saves the state of the system it is solving and stops
+    /// with [`TableError::Stopped`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Default for BuildControl<'_> {
+    /// A save every 10 minutes (a few seconds for the largest systems); no stop.
+    fn default() -> Self {
+        BuildControl {
+            checkpoint_every: Duration::from_secs(600),
+            stop: None,
+        }
+    }
+}
+
+/// The state file of a system's build, named after its first material: `5x9-loss-3v5.fnpart`.
+pub fn checkpoint_name(board: &Board, rules: &Rules, material: Material) -> PathBuf {
+    Path::new(&TableId::new(board, rules, material).file_name()).with_extension("fnpart")
+}
+
+fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Every material of 2 to `max_stones` stones (each side at least one), smallest first.
 pub fn materials(max_stones: usize) -> impl Iterator<Item = Material> {
     (2..=max_stones).flat_map(|n| (1..n).map(move |a| Material::new(a, n - a)))
@@ -180,7 +216,8 @@ impl Tables {
         let mut tables = Tables::empty(board, rules);
         for stones in 2..=max_stones.min(board.points()) {
             for material in systems(stones) {
-                for solved in tables.solve(material, &NoProgress) {
+                let solved = tables.solve(material, &NoProgress, None);
+                for solved in solved.expect("a build in memory neither saves nor stops") {
                     let entries = Entries::Memory(solved.entries().collect());
                     tables
                         .tables
@@ -201,12 +238,15 @@ impl Tables {
     /// Build the table files of every material up to `max_stones` in `directory`, skipping
     /// those already there and whole; a damaged one is rebuilt. Returns the tables, mapped.
     /// With `only`, the top stone count gets just that material's system (a partial layer).
+    /// Each system's state is saved beside its files as `control` says, and a build stopped
+    /// or killed goes on from there when run again.
     pub fn build_files(
         board: &Board,
         rules: Rules,
         max_stones: usize,
         only: Option<Material>,
         directory: &Path,
+        control: &BuildControl,
         progress: &dyn Progress,
     ) -> Result<Tables, TableError> {
         std::fs::create_dir_all(directory).map_err(|error| TableError::Io {
@@ -224,7 +264,12 @@ impl Tables {
                     }
                     continue;
                 }
-                for solved in tables.solve(material, progress) {
+                let checkpoints = Checkpoints {
+                    path: directory.join(checkpoint_name(board, &rules, material)),
+                    every: control.checkpoint_every,
+                    stop: control.stop,
+                };
+                for solved in tables.solve(material, progress, Some(&checkpoints))? {
                     let id = TableId::new(board, &rules, solved.index.material());
                     let path = write_table(directory, &id, solved.entries())?;
                     progress.note(&format!("wrote {}", path.display()));
@@ -235,6 +280,7 @@ impl Tables {
                         .tables
                         .insert(solved.index.material(), (solved.index, Entries::File(file)));
                 }
+                remove_checkpoint(&checkpoints.path)?;
             }
             if partial.is_some() {
                 tables.top_stones = stones;
@@ -423,13 +469,26 @@ impl Tables {
         Ok(())
     }
 
-    /// Solve one system from the tables already present.
-    fn solve(&self, material: Material, progress: &dyn Progress) -> Vec<SolvedTable> {
+    /// Solve one system from the tables already present (saving its state as `checkpoints`
+    /// say, if given).
+    fn solve(
+        &self,
+        material: Material,
+        progress: &dyn Progress,
+        checkpoints: Option<&Checkpoints>,
+    ) -> Result<Vec<SolvedTable>, TableError> {
         let probe = |position: &Position| {
             self.probe(position)
                 .expect("smaller materials are solved first")
         };
-        solve_system(&self.board, &self.rules, material, &probe, progress)
+        solve_system(
+            &self.board,
+            &self.rules,
+            material,
+            &probe,
+            progress,
+            checkpoints,
+        )
     }
 
     pub fn board(&self) -> &Board {

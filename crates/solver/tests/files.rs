@@ -3,8 +3,8 @@
 use fanorona_engine::{Board, Color, Position, Rules};
 use fanorona_solver::file::write_table;
 use fanorona_solver::{
-    materials, verify, Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, TableError,
-    TableId, Tables,
+    materials, verify, BuildControl, Content, Entry, Material, MaterialIndex, NoProgress,
+    ProbeError, TableError, TableId, Tables,
 };
 use std::fs;
 use std::path::Path;
@@ -22,6 +22,7 @@ fn build(directory: &Path) -> Tables {
         STONES,
         None,
         directory,
+        &BuildControl::default(),
         &NoProgress,
     )
     .unwrap()
@@ -163,6 +164,15 @@ fn an_interrupted_build_resumes_and_gives_identical_files() {
     bytes[5000] ^= 1;
     fs::write(&damaged, bytes).unwrap();
     build(resumed.path());
+    let left: Vec<_> = fs::read_dir(resumed.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .filter(|name| {
+            !name.to_string_lossy().ends_with(".fntb")
+                && !name.to_string_lossy().ends_with(".fnval")
+        })
+        .collect();
+    assert!(left.is_empty(), "a build leaves only tables: {left:?}");
     for material in materials(STONES) {
         let a = fs::read(file_of(fresh.path(), material)).unwrap();
         let b = fs::read(file_of(resumed.path(), material)).unwrap();
@@ -181,6 +191,7 @@ fn a_partial_layer_is_built_opened_and_probed_like_the_complete_one() {
         STONES,
         Some(three_two),
         directory.path(),
+        &BuildControl::default(),
         &NoProgress,
     )
     .unwrap();

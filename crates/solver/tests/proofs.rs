@@ -2,7 +2,8 @@
 
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, Certificate, Goal, Limits, NoProgress, Outcome, Solution, SolveSetup, Tables,
+    check, solve, BuildControl, Certificate, Goal, Limits, NoProgress, Outcome, Solution,
+    SolveSetup, Tables,
 };
 
 /// Node limit per search: enough for the positions below, small enough that a draw the search
@@ -241,6 +242,7 @@ fn a_partial_layer_of_tables_gives_leaves_that_the_checker_needs() {
         6,
         Some(three_three),
         directory.path(),
+        &BuildControl::default(),
         &NoProgress,
     )
     .unwrap();

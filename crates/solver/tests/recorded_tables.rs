@@ -2,7 +2,7 @@
 //! `data/tables-5x9.md`: the same files, byte for byte (by checksum), and the same counts.
 
 use fanorona_engine::{Board, Rules};
-use fanorona_solver::{material_stats, Material, NoProgress, Tables};
+use fanorona_solver::{material_stats, BuildControl, Material, NoProgress, Tables};
 
 /// (material, positions, wins, draws, losses, checksum) rows of the recorded table.
 fn recorded() -> Vec<(Material, [u64; 4], u64)> {
@@ -29,6 +29,7 @@ fn rebuilt_small_5x9_tables_match_the_record() {
         STONES,
         None,
         directory.path(),
+        &BuildControl::default(),
         &NoProgress,
     )
     .unwrap();

@@ -6,11 +6,12 @@ use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board};
 use fanorona_solver::{
-    material_stats, materials, system_of, verify_materials, Material, MaterialIndex, TableError,
-    Tables,
+    material_stats, materials, system_of, verify_materials, BuildControl, Material, MaterialIndex,
+    TableError, Tables,
 };
 use serde::Serialize;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Build, verify or summarise endgame tables.
 #[derive(Args)]
@@ -24,12 +25,24 @@ enum TablesCommand {
     /// Solve every material up to a stone count; skips files already built and whole. Each
     /// material gets an entry file (value and distance) and a value file (the value alone, for
     /// searches).
-    Build(Scope),
+    Build(BuildArgs),
     /// Re-derive every entry of every file from its successors and report any mismatch; check
     /// each value file against its entry file.
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
     Stats(Scope),
+}
+
+/// `tables build`: which tables, and how often a system's state is saved.
+#[derive(Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    scope: Scope,
+    /// Minutes between saves of the state of the system being solved (beside its files, as
+    /// `.fnpart`): a build stopped with Ctrl-C, or killed, goes on from the last save when run
+    /// again. 0 saves after every step.
+    #[arg(long, value_name = "MINUTES", default_value_t = 10.0)]
+    checkpoint_minutes: f64,
 }
 
 /// Which tables: board, stone count, directory and rules.
@@ -114,7 +127,7 @@ impl Scope {
 
 impl TablesArgs {
     pub fn run(&self) -> Result<(), CliError> {
-        let (TablesCommand::Build(scope)
+        let (TablesCommand::Build(BuildArgs { scope, .. })
         | TablesCommand::Verify(scope)
         | TablesCommand::Stats(scope)) = &self.command;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -122,7 +135,7 @@ impl TablesArgs {
             .build()
             .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", scope.threads)))?;
         pool.install(|| match &self.command {
-            TablesCommand::Build(scope) => build(scope),
+            TablesCommand::Build(args) => build(args),
             TablesCommand::Verify(scope) => check(scope),
             TablesCommand::Stats(scope) => stats(scope),
         })
@@ -140,8 +153,23 @@ struct BuildReport {
     directory: String,
 }
 
-fn build(scope: &Scope) -> Result<(), CliError> {
+/// Set by Ctrl-C: the build saves the system it is solving and stops.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn build(args: &BuildArgs) -> Result<(), CliError> {
+    let scope = &args.scope;
     let board = scope.board()?;
+    let minutes = args.checkpoint_minutes;
+    if !(minutes.is_finite() && minutes >= 0.0) {
+        return Err(CliError::Input(format!(
+            "--checkpoint-minutes must be a number of minutes, 0 or more, not {minutes}"
+        )));
+    }
+    let control = BuildControl {
+        checkpoint_every: Duration::from_secs_f64(minutes * 60.0),
+        stop: Some(&STOP),
+    };
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
     let clock = Instant::now();
     let bar = Bar::new();
     let tables = Tables::build_files(
@@ -150,6 +178,7 @@ fn build(scope: &Scope) -> Result<(), CliError> {
         scope.stones,
         scope.only,
         &scope.tables.tables,
+        &control,
         &bar,
     );
     bar.finish();

@@ -18,6 +18,7 @@
 use crate::entry::Entry;
 use fanorona_engine::Value;
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -43,6 +44,72 @@ impl Cells {
 
     pub fn len(&self) -> u64 {
         self.codes.len() as u64
+    }
+
+    pub fn max_count(&self) -> u8 {
+        self.max_count
+    }
+
+    /// The codes as plain bytes (no other thread can touch them meanwhile).
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        let codes = self.codes.as_mut_slice();
+        // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`, and the
+        // exclusive borrow rules out any other access for the slice's lifetime.
+        unsafe { std::slice::from_raw_parts_mut(codes.as_mut_ptr().cast::<u8>(), codes.len()) }
+    }
+
+    /// Write every code, then the deep distances (count, then slot and distance, by slot).
+    pub fn write_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(self.bytes_mut())?;
+        let deep = self
+            .deep
+            .get_mut()
+            .expect("no thread panics holding the map");
+        let mut pairs: Vec<(u64, u16)> = deep.iter().map(|(&i, &d)| (i, d)).collect();
+        pairs.sort_unstable();
+        out.write_all(&(pairs.len() as u64).to_le_bytes())?;
+        for (i, distance) in pairs {
+            out.write_all(&i.to_le_bytes())?;
+            out.write_all(&distance.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Read back what [`Cells::write_to`] wrote for cells of this size.
+    pub fn read_from(&mut self, input: &mut impl Read) -> io::Result<()> {
+        input.read_exact(self.bytes_mut())?;
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let count = u64::from_le_bytes(word);
+        let invalid = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+        if count > self.len() {
+            return Err(invalid("more deep distances than slots"));
+        }
+        let mut deep = HashMap::new();
+        for _ in 0..count {
+            let mut pair = [0u8; 10];
+            input.read_exact(&mut pair)?;
+            let i = u64::from_le_bytes(pair[..8].try_into().expect("8 bytes"));
+            let distance = u16::from_le_bytes([pair[8], pair[9]]);
+            if i >= self.len() {
+                return Err(invalid("a deep distance of a slot past the end"));
+            }
+            deep.insert(i, distance);
+        }
+        let codes = &self.codes;
+        let deep_codes = codes.iter().filter(|c| c.load(Relaxed) == DEEP).count();
+        if deep_codes != deep.len()
+            || deep
+                .keys()
+                .any(|&i| codes[i as usize].load(Relaxed) != DEEP)
+        {
+            return Err(invalid("deep distances that do not match the deep slots"));
+        }
+        *self
+            .deep
+            .get_mut()
+            .expect("no thread panics holding the map") = deep;
+        Ok(())
     }
 
     /// Note that undecided slot `i` has `count` children not known to be won (at least 1).

@@ -1,0 +1,194 @@
+//! A system's build state on disk, so that an interrupted build goes on where it stopped.
+//!
+//! The largest systems take hours to solve; the state between two steps (a block of mover
+//! classes in the first phase, a level in the second) is the slots' bytes, the deep distances,
+//! the classes' bit sets of levels, the deepest distance seen and where to go on. It is
+//! written to a temporary name and renamed, and carries a checksum: a file that is damaged or
+//! belongs to another build is reported and ignored, never trusted.
+
+use super::Slot;
+use crate::file::Checksum;
+use fanorona_engine::{Blocked, Board, Rules};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+const MAGIC: &[u8; 8] = b"FANOPART";
+/// Changes whenever the layout of the state, or what a slot's byte means, changes.
+const VERSION: u32 = 1;
+
+/// Where a build goes on from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// Deciding captures: slots before `slot` are done, and `classes_done` classes of it.
+    Captures { slot: usize, classes_done: u64 },
+    /// Passing values back: every level before `next_distance` is done.
+    Levels { next_distance: u16 },
+}
+
+/// What a saved state says besides the slots.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Saved {
+    pub stage: Stage,
+    /// The largest distance decided so far in the first phase.
+    pub deepest: u16,
+}
+
+/// Write the state of `slots` at `saved` to `path`.
+pub(super) fn save(
+    path: &Path,
+    board: &Board,
+    rules: &Rules,
+    slots: &mut [Slot],
+    saved: &Saved,
+) -> io::Result<()> {
+    let temporary = path.with_extension("fnpart.tmp");
+    let mut out = Hashed::new(BufWriter::new(File::create(&temporary)?));
+    out.write_all(&fingerprint(board, rules, slots))?;
+    let (kind, a, b) = match saved.stage {
+        Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
+        Stage::Levels { next_distance } => (1u8, next_distance as u64, 0),
+    };
+    out.write_all(&[kind])?;
+    out.write_all(&a.to_le_bytes())?;
+    out.write_all(&b.to_le_bytes())?;
+    out.write_all(&saved.deepest.to_le_bytes())?;
+    for slot in slots.iter_mut() {
+        for words in &slot.levels {
+            for word in words {
+                out.write_all(&word.load(Relaxed).to_le_bytes())?;
+            }
+        }
+        slot.cells.write_to(&mut out)?;
+    }
+    let checksum = out.checksum.finish();
+    let mut file = out.inner;
+    file.write_all(&checksum.to_le_bytes())?;
+    file.into_inner()
+        .map_err(|error| error.into_error())?
+        .sync_all()?;
+    std::fs::rename(&temporary, path)
+}
+
+/// Read the state saved in `path` into `slots`. `Ok(None)` if there is none; an error names
+/// why a file there cannot be used (after which `slots` hold garbage and must be made again).
+pub(super) fn load(
+    path: &Path,
+    board: &Board,
+    rules: &Rules,
+    slots: &mut [Slot],
+) -> Result<Option<Saved>, String> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    };
+    let mut input = Hashed::new(BufReader::new(file));
+    let truncated = |error: io::Error| match error.kind() {
+        io::ErrorKind::UnexpectedEof => "it is truncated".to_string(),
+        _ => error.to_string(),
+    };
+    let expected = fingerprint(board, rules, slots);
+    let mut found = vec![0u8; expected.len()];
+    input.read_exact(&mut found).map_err(truncated)?;
+    if found != expected {
+        return Err("it belongs to another build (board, rules, materials or version)".into());
+    }
+    let mut stage = [0u8; 1 + 8 + 8 + 2];
+    input.read_exact(&mut stage).map_err(truncated)?;
+    let word = |at: usize| u64::from_le_bytes(stage[at..at + 8].try_into().expect("8 bytes"));
+    let (a, b) = (word(1), word(9));
+    let stage_read = match stage[0] {
+        0 if (a as usize) < slots.len() => Stage::Captures {
+            slot: a as usize,
+            classes_done: b,
+        },
+        1 if a <= u16::MAX as u64 => Stage::Levels {
+            next_distance: a as u16,
+        },
+        _ => return Err("its stage is not one a build writes".into()),
+    };
+    let deepest = u16::from_le_bytes([stage[17], stage[18]]);
+    for slot in slots.iter_mut() {
+        for words in &mut slot.levels {
+            for word in words.iter_mut() {
+                let mut bytes = [0u8; 8];
+                input.read_exact(&mut bytes).map_err(truncated)?;
+                *word.get_mut() = u64::from_le_bytes(bytes);
+            }
+        }
+        slot.cells.read_from(&mut input).map_err(truncated)?;
+    }
+    let checksum = input.checksum.finish();
+    let mut stored = [0u8; 8];
+    input.inner.read_exact(&mut stored).map_err(truncated)?;
+    if u64::from_le_bytes(stored) != checksum {
+        return Err("it is corrupt: its checksum does not match its contents".into());
+    }
+    if input.inner.read(&mut [0u8; 1]).map_err(truncated)? != 0 {
+        return Err("it has bytes after its end".into());
+    }
+    Ok(Some(Saved {
+        stage: stage_read,
+        deepest,
+    }))
+}
+
+/// What a state belongs to: the format, the board, the rules and each slot's material, size,
+/// classes and largest count.
+fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.push(board.rows() as u8);
+    bytes.push(board.columns() as u8);
+    bytes.push(match rules.blocked {
+        Blocked::Loss => 0,
+        Blocked::Draw => 1,
+    });
+    bytes.push(slots.len() as u8);
+    for slot in slots {
+        let material = slot.index.material();
+        bytes.push(material.mover as u8);
+        bytes.push(material.waiting as u8);
+        bytes.extend_from_slice(&slot.index.size().to_le_bytes());
+        bytes.extend_from_slice(&slot.index.mover_classes().to_le_bytes());
+        bytes.push(slot.cells.max_count());
+    }
+    bytes
+}
+
+/// A reader or writer that checksums what passes through it.
+struct Hashed<T> {
+    inner: T,
+    checksum: Checksum,
+}
+
+impl<T> Hashed<T> {
+    fn new(inner: T) -> Hashed<T> {
+        Hashed {
+            inner,
+            checksum: Checksum::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Hashed<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.checksum.update(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Hashed<R> {
+    fn read(&mut self, bytes: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(bytes)?;
+        self.checksum.update(&bytes[..read]);
+        Ok(read)
+    }
+}
