@@ -145,6 +145,7 @@ impl System<'_> {
         let (mut slots, mut saved) = self.resume(checkpoints, progress);
         let mut saver = Saver {
             checkpoints,
+            progress,
             last: Instant::now(),
         };
         let name: Vec<String> = slots
@@ -265,6 +266,7 @@ impl System<'_> {
 /// Saves a build's state when it is time, or when asked to stop.
 struct Saver<'a> {
     checkpoints: Option<&'a Checkpoints<'a>>,
+    progress: &'a dyn Progress,
     last: Instant,
 }
 
@@ -284,12 +286,19 @@ impl Saver<'_> {
             return Ok(());
         }
         let path = &checkpoints.path;
+        let clock = Instant::now();
         checkpoint::save(path, system.board, system.rules, slots, saved).map_err(|error| {
             TableError::Io {
                 path: path.clone(),
                 error,
             }
         })?;
+        self.progress.note(&format!(
+            "saved the state in {} ({:?}, {:.1} s)",
+            path.display(),
+            saved.stage,
+            clock.elapsed().as_secs_f64()
+        ));
         self.last = Instant::now();
         if stop {
             return Err(TableError::Stopped { path: path.clone() });
