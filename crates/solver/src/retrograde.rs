@@ -546,23 +546,36 @@ mod tests {
     use crate::progress::NoProgress;
     use crate::tables::Tables;
 
-    /// Slots whose codes hold only distances up to 3 keep every deeper one in the map beside:
-    /// the tables come out the same.
-    #[test]
-    fn deep_distances_kept_beside_the_slots_give_the_same_tables() {
+    /// The 3x5 system 1v3 + 3v1 over the tables up to 3 stones, solved with slots that hold
+    /// counts up to `max_count` (the builder's own choice if `None`).
+    fn solve_3x5_1v3(
+        max_count: Option<u8>,
+        progress: &dyn Progress,
+        checkpoints: Option<&Checkpoints>,
+    ) -> Result<Vec<SolvedTable>, TableError> {
         let board = Board::new(3, 5).unwrap();
         let rules = Rules::default();
         let smaller = Tables::build(&board, rules, 3);
         let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
         let material = Material::new(1, 3);
-        let plain = solve_system(&board, &rules, material, &probe, &NoProgress, None).unwrap();
-        let system = System {
-            board: &board,
-            rules: &rules,
-            material,
-            max_count: &|_| 250,
-        };
-        let deep = system.solve(&probe, &NoProgress, None).unwrap();
+        match max_count {
+            None => solve_system(&board, &rules, material, &probe, progress, checkpoints),
+            Some(count) => System {
+                board: &board,
+                rules: &rules,
+                material,
+                max_count: &|_| count,
+            }
+            .solve(&probe, progress, checkpoints),
+        }
+    }
+
+    /// Slots whose codes hold only distances up to 3 keep every deeper one in the map beside:
+    /// the tables come out the same.
+    #[test]
+    fn deep_distances_kept_beside_the_slots_give_the_same_tables() {
+        let plain = solve_3x5_1v3(None, &NoProgress, None).unwrap();
+        let deep = solve_3x5_1v3(Some(250), &NoProgress, None).unwrap();
         let mut deepest = 0;
         for (plain, deep) in plain.iter().zip(&deep) {
             assert_eq!(plain.index.material(), deep.index.material());
@@ -602,12 +615,7 @@ mod tests {
     /// same tables; a damaged state is named and ignored.
     #[test]
     fn a_stopped_build_goes_on_from_its_saved_state() {
-        let board = Board::new(3, 5).unwrap();
-        let rules = Rules::default();
-        let smaller = Tables::build(&board, rules, 3);
-        let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
-        let material = Material::new(1, 3);
-        let plain = solve_system(&board, &rules, material, &probe, &NoProgress, None).unwrap();
+        let plain = solve_3x5_1v3(None, &NoProgress, None).unwrap();
         let directory = tempfile::tempdir().unwrap();
         for (phase, damage) in [("captures", false), ("paika", false), ("paika", true)] {
             let stop = AtomicBool::new(false);
@@ -621,14 +629,7 @@ mod tests {
                 stop: &stop,
                 notes: Default::default(),
             };
-            let stopped = solve_system(
-                &board,
-                &rules,
-                material,
-                &probe,
-                &stopping,
-                Some(&checkpoints),
-            );
+            let stopped = solve_3x5_1v3(None, &stopping, Some(&checkpoints));
             assert!(
                 matches!(stopped, Err(TableError::Stopped { .. })),
                 "{phase}"
@@ -645,15 +646,7 @@ mod tests {
                 stop: &stop,
                 notes: Default::default(),
             };
-            let resumed = solve_system(
-                &board,
-                &rules,
-                material,
-                &probe,
-                &going_on,
-                Some(&checkpoints),
-            )
-            .unwrap();
+            let resumed = solve_3x5_1v3(None, &going_on, Some(&checkpoints)).unwrap();
             for (plain, resumed) in plain.iter().zip(&resumed) {
                 assert!(
                     plain.entries().eq(resumed.entries()),
