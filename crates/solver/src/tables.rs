@@ -170,10 +170,11 @@ pub struct BuildControl<'a> {
 }
 
 impl Default for BuildControl<'_> {
-    /// A save every 10 minutes (a few seconds for the largest systems); no stop.
+    /// A save every 20 minutes (40 s for the largest system built, 3v5 + 5v3: 6.1 GB); no
+    /// stop.
     fn default() -> Self {
         BuildControl {
-            checkpoint_every: Duration::from_secs(600),
+            checkpoint_every: Duration::from_secs(1200),
             stop: None,
         }
     }

@@ -41,7 +41,7 @@ struct BuildArgs {
     /// Minutes between saves of the state of the system being solved (beside its files, as
     /// `.fnpart`): a build stopped with Ctrl-C, or killed, goes on from the last save when run
     /// again. 0 saves after every step.
-    #[arg(long, value_name = "MINUTES", default_value_t = 10.0)]
+    #[arg(long, value_name = "MINUTES", default_value_t = 20.0)]
     checkpoint_minutes: f64,
 }
 
