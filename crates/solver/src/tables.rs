@@ -185,14 +185,17 @@ pub fn checkpoint_name(board: &Board, rules: &Rules, material: Material) -> Path
     Path::new(&TableId::new(board, rules, material).file_name()).with_extension("fnpart")
 }
 
+/// Remove a system's state file, and the temporary one a save killed midway leaves.
 fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
-    match std::fs::remove_file(path) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(TableError::Io {
-            path: path.to_path_buf(),
-            error,
-        }),
-        _ => Ok(()),
+    for path in [path.to_path_buf(), path.with_extension("fnpart.tmp")] {
+        match std::fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(TableError::Io { path, error })
+            }
+            _ => {}
+        }
     }
+    Ok(())
 }
 
 /// Every material of 2 to `max_stones` stones (each side at least one), smallest first.

@@ -3,8 +3,8 @@
 use fanorona_engine::{Board, Color, Position, Rules};
 use fanorona_solver::file::write_table;
 use fanorona_solver::{
-    materials, verify, BuildControl, Content, Entry, Material, MaterialIndex, NoProgress,
-    ProbeError, TableError, TableId, Tables,
+    checkpoint_name, materials, system_of, verify, BuildControl, Content, Entry, Material,
+    MaterialIndex, NoProgress, ProbeError, TableError, TableId, Tables,
 };
 use std::fs;
 use std::path::Path;
@@ -151,7 +151,15 @@ fn an_interrupted_build_resumes_and_gives_identical_files() {
     let resumed = tempfile::tempdir().unwrap();
     build(resumed.path());
     // As if interrupted: the largest system missing, one of its files half written under its
-    // temporary name, and a smaller file damaged.
+    // temporary name, its saved state damaged and a save of it cut short, and a smaller file
+    // damaged.
+    let state = resumed.path().join(checkpoint_name(
+        &board(),
+        &Rules::default(),
+        system_of(Material::new(2, 3)),
+    ));
+    fs::write(&state, b"FANOPART and then nothing that fits").unwrap();
+    fs::write(state.with_extension("fnpart.tmp"), b"FANOPA").unwrap();
     fs::remove_file(file_of(resumed.path(), Material::new(2, 3))).unwrap();
     fs::remove_file(file_of(resumed.path(), Material::new(3, 2))).unwrap();
     fs::write(

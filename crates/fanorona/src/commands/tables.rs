@@ -169,7 +169,15 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         checkpoint_every: Duration::from_secs_f64(minutes * 60.0),
         stop: Some(&STOP),
     };
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nstopping: the state is saved at the end of the step under way (Ctrl-C again \
+             quits at once, losing the work since the last save)"
+        );
+    });
     let clock = Instant::now();
     let bar = Bar::new();
     let tables = Tables::build_files(
