@@ -165,7 +165,32 @@ impl System<'_> {
             &format!("{name}: captures and blocked positions"),
             positions,
         );
-        let blocks = if checkpoints.is_some() {
+        self.decide_captures(&mut slots, &mut saved, &mut saver, probe, progress)?;
+        progress.phase(&format!("{name}: paika, distance by distance"), positions);
+        self.pass_levels(&mut slots, &mut saved, &mut saver, progress)?;
+        for slot in &slots {
+            fill_redundant(slot);
+        }
+        Ok(slots
+            .into_iter()
+            .map(|slot| SolvedTable {
+                index: slot.index,
+                cells: slot.cells,
+            })
+            .collect())
+    }
+
+    /// The first phase: captures decided from the smaller tables, blocked positions by the
+    /// rules, the rest's paika counted; by blocks of mover classes when saving.
+    fn decide_captures(
+        &self,
+        slots: &mut [Slot],
+        saved: &mut Saved,
+        saver: &mut Saver,
+        probe: &(dyn Fn(&Position) -> Entry + Sync),
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let blocks = if saver.checkpoints.is_some() {
             CLASS_BLOCKS_PER_SLOT
         } else {
             1
@@ -187,11 +212,21 @@ impl System<'_> {
                     slot: s,
                     classes_done: end,
                 };
-                saver.step(self, &mut slots, &saved)?;
+                saver.step(self, slots, saved)?;
             }
         }
+        Ok(())
+    }
 
-        progress.phase(&format!("{name}: paika, distance by distance"), positions);
+    /// The second phase: each level's values passed back to its predecessors, distance by
+    /// distance, until nothing more can be decided.
+    fn pass_levels(
+        &self,
+        slots: &mut [Slot],
+        saved: &mut Saved,
+        saver: &mut Saver,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
         let mut distance = match saved.stage {
             Stage::Levels { next_distance } => next_distance,
             Stage::Captures { .. } => 0,
@@ -200,28 +235,18 @@ impl System<'_> {
         // empty and no capture position lies deeper, nothing more can be decided.
         loop {
             let found: u64 = (0..slots.len())
-                .map(|s| propagate_level(self.board, &slots, s, distance))
+                .map(|s| propagate_level(self.board, slots, s, distance))
                 .sum();
             progress.advance(found);
             if found == 0 && distance >= saved.deepest {
-                break;
+                return Ok(());
             }
             distance += 1;
             saved.stage = Stage::Levels {
                 next_distance: distance,
             };
-            saver.step(self, &mut slots, &saved)?;
+            saver.step(self, slots, saved)?;
         }
-        for slot in &slots {
-            fill_redundant(slot);
-        }
-        Ok(slots
-            .into_iter()
-            .map(|slot| SolvedTable {
-                index: slot.index,
-                cells: slot.cells,
-            })
-            .collect())
     }
 
     /// New slots, or those of the saved state if there is a usable one.
