@@ -37,6 +37,7 @@ use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use cells::Cells;
+pub use checkpoint::temporary_path;
 use checkpoint::{Saved, Stage};
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};

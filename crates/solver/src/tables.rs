@@ -7,7 +7,7 @@ use crate::entry::Entry;
 use crate::file::{write_table, Content, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
-use crate::retrograde::{solve_system, Checkpoints, SolvedTable};
+use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
 use fanorona_engine::{Board, Position, Rules, Value};
 use rayon::prelude::*;
 use std::fmt;
@@ -187,7 +187,7 @@ pub fn checkpoint_name(board: &Board, rules: &Rules, material: Material) -> Path
 
 /// Remove a system's state file, and the temporary one a save killed midway leaves.
 fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
-    for path in [path.to_path_buf(), path.with_extension("fnpart.tmp")] {
+    for path in [path.to_path_buf(), temporary_path(path)] {
         match std::fs::remove_file(&path) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
                 return Err(TableError::Io { path, error })

@@ -11,7 +11,7 @@ use crate::file::Checksum;
 use fanorona_engine::{Blocked, Board, Rules};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"FANOPART";
@@ -43,7 +43,7 @@ pub(super) fn save(
     slots: &mut [Slot],
     saved: &Saved,
 ) -> io::Result<()> {
-    let temporary = path.with_extension("fnpart.tmp");
+    let temporary = temporary_path(path);
     let mut out = Hashed::new(BufWriter::new(File::create(&temporary)?));
     out.write_all(&fingerprint(board, rules, slots))?;
     let (kind, a, b) = match saved.stage {
@@ -69,6 +69,11 @@ pub(super) fn save(
         .map_err(|error| error.into_error())?
         .sync_all()?;
     std::fs::rename(&temporary, path)
+}
+
+/// Where a save to `path` writes before it renames: what a save cut short leaves behind.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    path.with_extension("fnpart.tmp")
 }
 
 /// Read the state saved in `path` into `slots`. `Ok(None)` if there is none; an error names
