@@ -545,6 +545,49 @@ fn status_reads_back_where_saved_searches_stand() {
             .sum();
         assert_eq!(by_material, up_to_nine);
         assert!(by_material > 0);
+        // The line it works on starts with the root's open turn of least proof number (the
+        // attacker to move) or least disproof number (the defender to move).
+        let line = search["line"].as_array().unwrap();
+        assert!(!line.is_empty() && line.len() <= 12, "{line:?}");
+        let numbers = |t: &serde_json::Value| {
+            let n = &t["numbers"];
+            (
+                n["proof"].as_u64().unwrap(),
+                n["disproof"].as_u64().unwrap(),
+            )
+        };
+        let open: Vec<(u64, u64)> = turns
+            .iter()
+            .filter(|t| t["outcome"] == "open")
+            .map(numbers)
+            .collect();
+        let first = (
+            line[0]["proof"].as_u64().unwrap(),
+            line[0]["disproof"].as_u64().unwrap(),
+        );
+        let attacker_moves = search["attacker"] == "white";
+        let least = if attacker_moves {
+            open.iter().map(|n| n.0).min()
+        } else {
+            open.iter().map(|n| n.1).min()
+        };
+        let chosen = if attacker_moves { first.0 } else { first.1 };
+        assert_eq!(Some(chosen), least, "{line:?} against {open:?}");
+        let first_turn = turns
+            .iter()
+            .find(|t| t["notation"] == line[0]["notation"])
+            .expect("the line's first turn is a turn of the root");
+        assert_eq!(first_turn["result"], line[0]["result"]);
+        for step in line {
+            assert!(step["open_children"].as_u64() <= step["children"].as_u64());
+            assert!(step["proof"].as_u64() > Some(0) && step["disproof"].as_u64() > Some(0));
+        }
+    }
+    let short = json(&[
+        "solve", "--board", "5x5", "--state", state_arg, "--status", "--line", "2", "--json",
+    ]);
+    for search in short["searches"].as_array().unwrap() {
+        assert!(search["line"].as_array().unwrap().len() <= 2);
     }
     // With --each-turn, the saved searches of the positions after each turn asked for.
     let pair = [

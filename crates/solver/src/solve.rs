@@ -231,20 +231,37 @@ pub struct SavedSearch {
     /// Held and open positions by material, of at most [`MATERIAL_STONES`] stones.
     pub held_by_material: Vec<(Material, usize)>,
     pub open_by_material: Vec<(Material, usize)>,
+    /// The line the search works on from the root (see [`LineStep`]), as far as asked.
+    pub line: Vec<LineStep>,
+}
+
+/// One ply of the line a saved search works on: from the root, the attacker's child with the
+/// least proof number and the defender's with the least disproof number, among the children
+/// the table holds as open (df-pn's choice, less its thresholds). Where it stops says where the
+/// search is held up; a line that comes back to a position of its own stops there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineStep {
+    /// The position the ply leads to, and the numbers the table holds for it.
+    pub position: Position,
+    pub numbers: (u32, u32),
+    /// Of the position the ply leaves: its distinct children, and how many are open.
+    pub children: usize,
+    pub open_children: usize,
 }
 
 /// The most stones of the materials [`SavedSearch`] counts positions of: the 8- and 9-stone
 /// materials are where the next tables would be built.
 pub const MATERIAL_STONES: u32 = 9;
 
-/// Read the search of `attacker` from `root` saved in `directory`, if there is one. It takes
-/// as much memory as the file.
+/// Read the search of `attacker` from `root` saved in `directory`, if there is one, with the
+/// first `line_plies` plies of the line it works on. It takes as much memory as the file.
 pub fn saved_search(
     board: &Board,
     rules: Rules,
     root: &Position,
     directory: &Path,
     attacker: Color,
+    line_plies: usize,
 ) -> std::io::Result<Option<SavedSearch>> {
     let file = state_file(directory, root, attacker);
     let Ok(metadata) = std::fs::metadata(&file) else {
@@ -271,8 +288,53 @@ pub fn saved_search(
         open_by_stones: search.open_by_stones(),
         held_by_material: search.held_by_material(MATERIAL_STONES),
         open_by_material: search.open_by_material(MATERIAL_STONES),
+        line: line_of_work(&search, board, root, attacker, line_plies),
         file,
     }))
+}
+
+/// The line `search` works on from `root`, at most `plies` long (see [`LineStep`]).
+fn line_of_work(
+    search: &Search,
+    board: &Board,
+    root: &Position,
+    attacker: Color,
+    plies: usize,
+) -> Vec<LineStep> {
+    let mut line: Vec<LineStep> = Vec::new();
+    let mut on_line = std::collections::HashSet::from([*root]);
+    let mut at = *root;
+    let mut next = Vec::new();
+    while line.len() < plies {
+        next.clear();
+        children(board, &at, &mut next);
+        let open: Vec<(Position, (u32, u32))> = next
+            .iter()
+            .filter_map(|child| Some((*child, search.stored_numbers(child)?)))
+            .filter(|&(_, (proof, disproof))| proof != 0 && disproof != 0)
+            .collect();
+        let choice = if at.side == attacker {
+            open.iter()
+                .min_by_key(|(_, (proof, disproof))| (*proof, *disproof))
+        } else {
+            open.iter()
+                .min_by_key(|(_, (proof, disproof))| (*disproof, *proof))
+        };
+        let Some(&(child, numbers)) = choice else {
+            break;
+        };
+        line.push(LineStep {
+            position: child,
+            numbers,
+            children: next.len(),
+            open_children: open.len(),
+        });
+        if !on_line.insert(child) {
+            break;
+        }
+        at = child;
+    }
+    line
 }
 
 /// A search that is not run (see [`SolveSetup::only`]): no nodes, the smallest table.

@@ -1,7 +1,7 @@
 //! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
 //! with a certificate on request.
 
-use crate::commands::solve_status::{print_status, StatusTarget};
+use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
@@ -78,6 +78,10 @@ pub struct SolveArgs {
     /// numbers, held positions, open positions by stones). Takes as much memory as the files.
     #[arg(long, requires = "state")]
     status: bool,
+    /// With --status: how many plies of the line each search works on to print (from the
+    /// root, the attacker's turn of least proof number, the defender's of least disproof).
+    #[arg(long, value_name = "PLIES", default_value_t = 12, requires = "status")]
+    line: usize,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -152,7 +156,12 @@ impl SolveArgs {
                 })
                 .collect();
             let rules = self.tables.rules();
-            return print_status(&board, rules, &targets, directory, &sides, self.json);
+            let wanted = StatusWanted {
+                sides,
+                line_plies: self.line,
+                json: self.json,
+            };
+            return print_status(&board, rules, &targets, directory, &wanted);
         }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;

@@ -3,7 +3,7 @@
 
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
-use fanorona_solver::{saved_search, Material, SavedSearch};
+use fanorona_solver::{saved_search, LineStep, Material, SavedSearch};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -35,6 +35,45 @@ struct SearchStatus {
     held_by_material: Vec<MaterialCount>,
     open_by_material: Vec<MaterialCount>,
     turns: Vec<TurnStatus>,
+    /// The line the search works on, as far as asked (`--line`).
+    line: Vec<LineStatus>,
+}
+
+#[derive(Serialize)]
+struct LineStatus {
+    notation: String,
+    result: String,
+    stones: u32,
+    proof: u32,
+    disproof: u32,
+    /// Of the position the turn is made from: its distinct children, and how many are open.
+    children: usize,
+    open_children: usize,
+}
+
+/// The line as turns: each step's notation is that of the first turn from the position before
+/// that leads to its position.
+fn line_status(board: &Board, root: &Position, line: &[LineStep]) -> Vec<LineStatus> {
+    let mut from = *root;
+    line.iter()
+        .map(|step| {
+            let notation = turns(board, &from)
+                .iter()
+                .find(|turn| turn.result == step.position)
+                .map(|turn| format_turn(board, turn))
+                .expect("a step of the line is a child of the position before");
+            from = step.position;
+            LineStatus {
+                notation,
+                result: format_position(board, &step.position),
+                stones: step.position.mover.count() + step.position.waiting.count(),
+                proof: step.numbers.0,
+                disproof: step.numbers.1,
+                children: step.children,
+                open_children: step.open_children,
+            }
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -108,22 +147,37 @@ struct TurnStatusReport {
     status: StatusReport,
 }
 
-/// Print where the saved searches of `sides` from each target stand (one at a time: each
-/// takes as much memory as its files). With one target reached by no turn, the plain report.
+/// What `--status` is asked for: the searches of which sides, how much of their lines, and
+/// whether as JSON.
+pub struct StatusWanted {
+    pub sides: Vec<Color>,
+    pub line_plies: usize,
+    pub json: bool,
+}
+
+/// Print where the saved searches of each target stand (one at a time: each takes as much
+/// memory as its files). With one target reached by no turn, the plain report.
 pub fn print_status(
     board: &Board,
     rules: Rules,
     targets: &[StatusTarget],
     directory: &Path,
-    sides: &[Color],
-    json: bool,
+    wanted: &StatusWanted,
 ) -> Result<(), CliError> {
+    let json = wanted.json;
     let mut reports = Vec::new();
     for target in targets {
         let mut searches = Vec::new();
-        for &side in sides {
-            let saved = saved_search(board, rules, &target.position, directory, side)
-                .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
+        for &side in &wanted.sides {
+            let saved = saved_search(
+                board,
+                rules,
+                &target.position,
+                directory,
+                side,
+                wanted.line_plies,
+            )
+            .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
             searches.push(search_status(
                 board,
                 &target.position,
@@ -195,6 +249,7 @@ fn search_status(
             held_by_material: Vec::new(),
             open_by_material: Vec::new(),
             turns: Vec::new(),
+            line: Vec::new(),
         };
     };
     let mut rows: Vec<TurnStatus> = turns(board, position)
@@ -229,6 +284,7 @@ fn search_status(
         held_by_material: material_counts(&saved.held_by_material),
         open_by_material: material_counts(&saved.open_by_material),
         turns: rows,
+        line: line_status(board, position, &saved.line),
     }
 }
 
@@ -307,5 +363,25 @@ fn print_human(report: &StatusReport) {
                 (outcome, _) => println!("  {:>20}  {outcome}", turn.notation),
             }
         }
+        print_line(&search.line);
+    }
+}
+
+fn print_line(line: &[LineStatus]) {
+    if line.is_empty() {
+        return;
+    }
+    println!("  the line it works on (attacker: least proof number; defender: least disproof):");
+    for (ply, step) in line.iter().enumerate() {
+        println!(
+            "  {:>4}. {:<20} {:>2} stones  proof {:>10}  disproof {:>10}  ({} of {} children open)",
+            ply + 1,
+            step.notation,
+            step.stones,
+            step.proof,
+            step.disproof,
+            step.open_children,
+            step.children
+        );
     }
 }
