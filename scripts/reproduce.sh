@@ -6,7 +6,7 @@
 #   scripts/reproduce.sh first-move TURN   # one of White's first moves on 5x9 (e.g. d2-e3A),
 #                                # searched to the end: hours, resumable (see first_move below)
 #   scripts/reproduce.sh eight-stones [SYSTEM…]   # the 5x9 tables up to 7 stones, then the
-#                                # 8-stone systems named (default 4v4 3v5), each built and
+#                                # 8-stone systems named (default all four: 4v4 3v5 2v6 1v7), each built and
 #                                # verified: hours, resumable; first-move searches use them
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
@@ -72,7 +72,7 @@ first_move() { # first_move TURN
 # killed goes on from its last saved state when run again; verifying takes about 0.7 times as long.
 eight_stones() { # eight_stones [SYSTEM…]
     local systems=("$@")
-    [ ${#systems[@]} -gt 0 ] || systems=(4v4 3v5)
+    [ ${#systems[@]} -gt 0 ] || systems=(4v4 3v5 2v6 1v7)
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
     for system in "${systems[@]}"; do
         "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
