@@ -168,6 +168,48 @@ fn tables_build_query_verify_stats() {
 }
 
 #[test]
+fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
+    let dir = scratch("tables-3x3-damaged");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
+    ]);
+    let table = dir.join("3x3-loss-4v4.fntb");
+    let blocks = dir.join("3x3-loss-4v4.fntb.blocks");
+    assert!(
+        blocks.exists(),
+        "a build leaves each file's block checksums"
+    );
+    let query = [
+        "query",
+        "--position",
+        "BBB/B1W/WWW w",
+        "--tables",
+        dir_arg,
+        "--json",
+    ];
+    let answer = json(&query);
+    // Without them, the query checks the whole file and writes them again.
+    std::fs::remove_file(&blocks).unwrap();
+    assert_eq!(json(&query), answer);
+    assert!(blocks.exists());
+    // Damage every slot of the position's table: the query reads one, and refuses it.
+    let mut bytes = std::fs::read(&table).unwrap();
+    let end = bytes.len() - 16;
+    for byte in &mut bytes[4096..end] {
+        *byte ^= 0x04;
+    }
+    std::fs::write(&table, &bytes).unwrap();
+    let output = fanorona(&query);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("3x3-loss-4v4.fntb is corrupt") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_missing_table_is_named_with_the_command_to_build_it() {
     let dir = scratch("tables-empty");
     let output = fanorona(&[

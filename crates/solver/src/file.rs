@@ -23,8 +23,11 @@
 //!
 //! Files are written under a temporary name and renamed when complete, so a file with the final
 //! name is whole unless something damaged it later; opening one checks its size, header and
-//! checksum, and names the file and the problem when any is wrong.
+//! checksum, and names the file and the problem when any is wrong. A job that reads a few slots
+//! checks instead the blocks it reads, against the block checksums kept beside the file
+//! ([`crate::block_sums`]).
 
+use crate::block_sums::{self, BlockSums};
 use crate::entry::Entry;
 use crate::index::Material;
 use fanorona_engine::{Blocked, Board, Rules, Value};
@@ -42,7 +45,7 @@ const INDEX_SCHEME: u8 = 2;
 const ENTRY_WIDTH: u8 = 2;
 /// The payload starts on a page boundary.
 const HEADER_SIZE: usize = 4096;
-const TRAILER_SIZE: usize = 16;
+pub(crate) const TRAILER_SIZE: usize = 16;
 
 /// What a table file holds for each slot.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -288,42 +291,86 @@ pub fn write_table(
     Ok(path)
 }
 
-/// A table file, mapped into memory after its size, header and checksum were checked.
+/// A table file, mapped into memory after its size, header and checksum were checked: the
+/// whole file's ([`TableFile::open`]), or each block's before it is read
+/// ([`TableFile::open_by_blocks`], see [`crate::block_sums`]).
 pub struct TableFile {
     map: Mmap,
     entries: u64,
     content: Content,
+    path: PathBuf,
+    /// `None` once the whole file was checked; else the checksums of its blocks, each to be
+    /// checked ([`TableFile::check_slot`]) before the slots in it are read.
+    blocks: Option<BlockSums>,
 }
 
 impl TableFile {
-    /// Open and check the table `id` in `directory`; `entries` is how many it must hold.
+    /// Open and check the table `id` in `directory`, the whole file; `entries` is how many it
+    /// must hold. Writes the file's block checksums beside it if they are not there yet.
     pub fn open(directory: &Path, id: &TableId, entries: u64) -> Result<TableFile, TableError> {
-        let path = directory.join(id.file_name());
-        let file = File::open(&path).map_err(|error| match error.kind() {
-            io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
-            _ => TableError::Io {
-                path: path.clone(),
-                error,
-            },
-        })?;
-        // Safety: the map is read-only and the file is never written after its rename; a file
-        // changed by someone else while mapped is outside what this program can guard against.
-        let map = unsafe { Mmap::map(&file) }.map_err(|error| TableError::Io {
-            path: path.clone(),
-            error,
-        })?;
-        check_contents(&path, &map, id, entries)?;
+        let (path, map) = map_file(directory, id)?;
+        check_shape(&path, &map, id, entries)?;
+        check_whole(&path, &map)?;
+        if BlockSums::read(&path, map.len() as u64, trailer_checksum(&map)).is_none() {
+            write_block_sums(&path, &map);
+        }
         Ok(TableFile {
             map,
             entries,
             content: id.content,
+            path,
+            blocks: None,
         })
+    }
+
+    /// Open the table `id` in `directory` checking its size and header only, and its blocks
+    /// as they are read: for a job that reads a few slots ([`TableFile::check_slot`] first).
+    /// Without usable block checksums beside it, the whole file is checked, as by `open`.
+    pub fn open_by_blocks(
+        directory: &Path,
+        id: &TableId,
+        entries: u64,
+    ) -> Result<TableFile, TableError> {
+        let (path, map) = map_file(directory, id)?;
+        check_shape(&path, &map, id, entries)?;
+        match BlockSums::read(&path, map.len() as u64, trailer_checksum(&map)) {
+            Some(blocks) => Ok(TableFile {
+                map,
+                entries,
+                content: id.content,
+                path,
+                blocks: Some(blocks),
+            }),
+            None => TableFile::open(directory, id, entries),
+        }
+    }
+
+    /// Check the block that holds slot `index`, if this file was opened by blocks (each block
+    /// once): an error names the file if its bytes do not match their checksum.
+    pub fn check_slot(&self, index: u64) -> Result<(), TableError> {
+        let Some(blocks) = &self.blocks else {
+            return Ok(());
+        };
+        assert!(index < self.entries, "index {index} out of range");
+        let at = HEADER_SIZE
+            + match self.content {
+                Content::Entries => ENTRY_WIDTH as usize * index as usize,
+                Content::Values => (index / VALUES_PER_BYTE) as usize,
+            };
+        let body = &self.map[..self.map.len() - TRAILER_SIZE];
+        match blocks.check(body, at) {
+            true => Ok(()),
+            false => Err(TableError::BadChecksum {
+                path: self.path.clone(),
+            }),
+        }
     }
 
     /// The same table copied into anonymous memory backed by huge pages where the system
     /// allows (Linux transparent huge pages on `madvise`): random probes then miss the TLB far
-    /// less than on the file's 4 KiB pages.
+    /// less than on the file's 4 KiB pages. Of a file whose whole contents were checked.
     pub fn resident_copy(&self) -> io::Result<TableFile> {
+        assert!(self.blocks.is_none(), "a copy of a file checked whole");
         let mut copy = memmap2::MmapMut::map_anon(self.map.len())?;
         #[cfg(target_os = "linux")]
         {
@@ -335,6 +382,8 @@ impl TableFile {
             map: copy.make_read_only()?,
             entries: self.entries,
             content: self.content,
+            path: self.path.clone(),
+            blocks: None,
         })
     }
 
@@ -378,12 +427,31 @@ impl TableFile {
 
     /// The checksum stored in the trailer (what `data/` records for each file).
     pub fn checksum(&self) -> u64 {
-        let at = self.map.len() - 8;
-        u64::from_le_bytes(self.map[at..].try_into().expect("8 bytes"))
+        trailer_checksum(&self.map)
     }
 }
 
-fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Result<(), TableError> {
+/// Map the file of table `id` in `directory`; a missing file is named as such.
+fn map_file(directory: &Path, id: &TableId) -> Result<(PathBuf, Mmap), TableError> {
+    let path = directory.join(id.file_name());
+    let file = File::open(&path).map_err(|error| match error.kind() {
+        io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
+        _ => TableError::Io {
+            path: path.clone(),
+            error,
+        },
+    })?;
+    // Safety: the map is read-only and the file is never written after its rename; a file
+    // changed by someone else while mapped is outside what this program can guard against.
+    let map = unsafe { Mmap::map(&file) }.map_err(|error| TableError::Io {
+        path: path.clone(),
+        error,
+    })?;
+    Ok((path, map))
+}
+
+/// The size, the header's fields and the trailer's magic of a table file.
+fn check_shape(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Result<(), TableError> {
     let expected = (HEADER_SIZE + TRAILER_SIZE) as u64 + id.content.payload_bytes(entries);
     if bytes.len() as u64 != expected {
         return Err(TableError::Truncated {
@@ -419,15 +487,32 @@ fn check_contents(path: &Path, bytes: &[u8], id: &TableId, entries: u64) -> Resu
             field: "trailer",
         });
     }
+    Ok(())
+}
+
+/// The checksum a table file's trailer holds (of a file whose shape was checked).
+fn trailer_checksum(bytes: &[u8]) -> u64 {
+    let at = bytes.len() - 8;
+    u64::from_le_bytes(bytes[at..].try_into().expect("8 bytes"))
+}
+
+/// Whether everything before the trailer matches the trailer's checksum.
+fn check_whole(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let mut checksum = Checksum::new();
-    checksum.update(&bytes[..body_end]);
-    let stored = u64::from_le_bytes(bytes[body_end + 8..].try_into().expect("8 bytes"));
-    if checksum.finish() != stored {
+    checksum.update(&bytes[..bytes.len() - TRAILER_SIZE]);
+    if checksum.finish() != trailer_checksum(bytes) {
         return Err(TableError::BadChecksum {
             path: path.to_path_buf(),
         });
     }
     Ok(())
+}
+
+/// Write the block checksums of a table file just checked whole; only an accelerator, so a
+/// directory that refuses it changes nothing.
+fn write_block_sums(path: &Path, bytes: &[u8]) {
+    let sums = block_sums::sums_of(&bytes[..bytes.len() - TRAILER_SIZE]);
+    let _ = block_sums::write(path, bytes.len() as u64, trailer_checksum(bytes), &sums);
 }
 
 /// A 64-bit checksum over 8-byte words: multiply-rotate mixing per word, length and a final mix

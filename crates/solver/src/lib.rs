@@ -15,6 +15,7 @@
 //! - [`check`]: the independent checker of certificates (rules and tables only).
 
 pub mod binomial;
+pub mod block_sums;
 pub mod certificate;
 pub mod check;
 pub mod entry;

@@ -322,6 +322,46 @@ impl Tables {
         Ok(tables)
     }
 
+    /// Open the tables that the value of `position` and of each of its turns are read from
+    /// (its own material, the swap that its quiet turns lead to, and the materials its
+    /// captures leave), checking each file's size and header now and its blocks as they are
+    /// read: call [`Tables::check_probes`] before probing. A query then reads kilobytes of a
+    /// file of gigabytes, not all of it (see [`crate::block_sums`]).
+    pub fn open_for_position(
+        board: &Board,
+        rules: Rules,
+        position: &Position,
+        directory: &Path,
+    ) -> Result<Tables, TableError> {
+        let mut tables = Tables::empty(board, rules);
+        let own = Material::of(position.mover, position.waiting);
+        let captures = (1..own.waiting).map(|left| Material::new(left, own.mover));
+        for material in [own, own.swapped()].into_iter().chain(captures) {
+            if material.mover > 0 && material.waiting > 0 && tables.tables.get(&material).is_none()
+            {
+                let index = MaterialIndex::new(board, material);
+                let id = TableId::new(board, &rules, material);
+                let file = TableFile::open_by_blocks(directory, &id, index.size())?;
+                tables.tables.insert(material, (index, Entries::File(file)));
+            }
+        }
+        tables.set_complete(own.stones());
+        Ok(tables)
+    }
+
+    /// Check the blocks of the table files that probing `positions` reads (for tables opened
+    /// with [`Tables::open_for_position`]; others were checked whole when opened). Positions
+    /// the tables do not hold are left to the probe to refuse.
+    pub fn check_probes(&self, positions: &[Position]) -> Result<(), TableError> {
+        for position in positions {
+            let material = Material::of(position.mover, position.waiting);
+            if let Some((index, Entries::File(file))) = self.tables.get(&material) {
+                file.check_slot(index.index(position.mover, position.waiting))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Open every complete stone count of tables in `directory`, up to `max_stones`: the
     /// largest n such that every material of n stones or fewer has its file; and of the next
     /// stone count (if not above `max_stones`), whatever materials have their files (a partial

@@ -1,7 +1,8 @@
 //! Table files: written and read back, damage detected and named, builds resumed.
 
 use fanorona_engine::{Board, Color, Position, Rules};
-use fanorona_solver::file::write_table;
+use fanorona_solver::block_sums::companion_path;
+use fanorona_solver::file::{write_table, TableFile};
 use fanorona_solver::{
     checkpoint_name, materials, system_of, verify, BuildControl, Content, Entry, Material,
     MaterialIndex, NoProgress, ProbeError, TableError, TableId, Tables,
@@ -66,6 +67,101 @@ fn open_after(damage: impl FnOnce(&mut Vec<u8>)) -> TableError {
 fn a_flipped_byte_is_detected() {
     let error = open_after(|bytes| bytes[4096 + 1234] ^= 0x10);
     assert!(matches!(error, TableError::BadChecksum { .. }), "{error}");
+}
+
+/// A table file of `entries` made-up entries (as material 2v2 of the test board), opened
+/// whole once so that its block checksums are written beside it.
+fn made_up_table(directory: &Path, entries: u64, seed: u16) -> (TableId, std::path::PathBuf) {
+    let id = TableId::new(&board(), &Rules::default(), Material::new(2, 2));
+    let made_up = (0..entries as usize).map(|i| Entry::win((i as u16 ^ seed) % 300));
+    write_table(directory, &id, made_up).unwrap();
+    TableFile::open(directory, &id, entries).unwrap();
+    (id, directory.join(id.file_name()))
+}
+
+#[test]
+fn a_file_opened_by_blocks_checks_the_blocks_it_reads() {
+    const ENTRIES: u64 = 150_000; // 2-byte entries: five blocks of 64 KiB
+    let directory = tempfile::tempdir().unwrap();
+    let (id, path) = made_up_table(directory.path(), ENTRIES, 0);
+    assert!(companion_path(&path).exists());
+    let far = 140_000; // in the fifth block
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[4096 + 2 * far + 1] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    let file = TableFile::open_by_blocks(directory.path(), &id, ENTRIES).unwrap();
+    file.check_slot(0).unwrap();
+    file.check_slot(30_000).unwrap();
+    let error = file.check_slot(far as u64).unwrap_err();
+    assert!(
+        matches!(error, TableError::BadChecksum { .. })
+            && error.to_string().contains("3x5-loss-2v2.fntb"),
+        "{error}"
+    );
+    // A whole check finds the damage too.
+    assert!(matches!(
+        TableFile::open(directory.path(), &id, ENTRIES),
+        Err(TableError::BadChecksum { .. })
+    ));
+}
+
+#[test]
+fn stale_or_damaged_block_checksums_are_not_used() {
+    const ENTRIES: u64 = 150_000;
+    let directory = tempfile::tempdir().unwrap();
+    let (id, path) = made_up_table(directory.path(), ENTRIES, 0);
+    let old_sums = fs::read(companion_path(&path)).unwrap();
+    // Another file of the same name and size: the old checksums are another file's.
+    let (_, _) = made_up_table(directory.path(), ENTRIES, 7);
+    fs::write(companion_path(&path), &old_sums).unwrap();
+    let file = TableFile::open_by_blocks(directory.path(), &id, ENTRIES).unwrap();
+    file.check_slot(140_000).unwrap();
+    assert_ne!(
+        fs::read(companion_path(&path)).unwrap(),
+        old_sums,
+        "written again"
+    );
+    // Damaged checksums: the whole file is checked, and found damaged where it is.
+    let mut sums = fs::read(companion_path(&path)).unwrap();
+    sums[50] ^= 0x80;
+    fs::write(companion_path(&path), &sums).unwrap();
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[4096 + 9] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        TableFile::open_by_blocks(directory.path(), &id, ENTRIES),
+        Err(TableError::BadChecksum { .. })
+    ));
+}
+
+#[test]
+fn tables_opened_for_a_position_answer_as_tables_opened_whole() {
+    let directory = tempfile::tempdir().unwrap();
+    let whole = build(directory.path());
+    for material in [
+        Material::new(2, 3),
+        Material::new(3, 2),
+        Material::new(1, 4),
+    ] {
+        let index = MaterialIndex::new(&board(), material);
+        for slot in (0..index.size()).step_by(97) {
+            let (mover, waiting) = index.position(slot);
+            let position = Position {
+                mover,
+                waiting,
+                side: Color::White,
+            };
+            let some =
+                Tables::open_for_position(&board(), Rules::default(), &position, directory.path())
+                    .unwrap();
+            let mut read = vec![position];
+            fanorona_engine::movegen::children(&board(), &position, &mut read);
+            some.check_probes(&read).unwrap();
+            for p in &read {
+                assert_eq!(some.probe(p).unwrap(), whole.probe(p).unwrap(), "{p:?}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -176,11 +272,16 @@ fn an_interrupted_build_resumes_and_gives_identical_files() {
         .unwrap()
         .map(|entry| entry.unwrap().file_name())
         .filter(|name| {
-            !name.to_string_lossy().ends_with(".fntb")
-                && !name.to_string_lossy().ends_with(".fnval")
+            let name = name.to_string_lossy();
+            ![".fntb", ".fnval", ".fntb.blocks", ".fnval.blocks"]
+                .iter()
+                .any(|end| name.ends_with(end))
         })
         .collect();
-    assert!(left.is_empty(), "a build leaves only tables: {left:?}");
+    assert!(
+        left.is_empty(),
+        "a build leaves only tables and their block checksums: {left:?}"
+    );
     for material in materials(STONES) {
         let a = fs::read(file_of(fresh.path(), material)).unwrap();
         let b = fs::read(file_of(resumed.path(), material)).unwrap();

@@ -4,7 +4,7 @@ use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
-use fanorona_solver::{Entry, Material, Tables};
+use fanorona_solver::{Entry, TableError, Tables};
 use serde::Serialize;
 
 /// The value of a position and of each of its turns, from the endgame tables.
@@ -41,16 +41,21 @@ impl QueryArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = parse_position(&self.position)?;
         let stones = position.occupied().count() as usize;
-        // The position's own system and every smaller material: all its turns lead there.
-        let material = Material::of(position.mover, position.waiting);
-        let only = (material.mover > 0 && material.waiting > 0).then_some(material);
-        let tables = Tables::open(&board, self.tables.rules(), stones, only, &self.tables.tables).map_err(|error| {
+        let build_hint = |error: TableError| {
             CliError::Failure(format!(
                 "{error}; build the tables with: fanorona tables build --board {} --stones {stones} --tables {}",
                 board.size_name(),
                 self.tables.tables.display()
             ))
-        })?;
+        };
+        let tables =
+            Tables::open_for_position(&board, self.tables.rules(), &position, &self.tables.tables)
+                .map_err(build_hint)?;
+        let turns = turns(&board, &position);
+        let read: Vec<Position> = std::iter::once(position)
+            .chain(turns.iter().map(|turn| turn.result))
+            .collect();
+        tables.check_probes(&read).map_err(build_hint)?;
         let probe = |p: &Position| {
             tables
                 .probe(p)
@@ -58,10 +63,10 @@ impl QueryArgs {
         };
         let entry = probe(&position)?;
         let mut lines = Vec::new();
-        for turn in turns(&board, &position) {
+        for turn in &turns {
             let after = probe(&turn.result)?.one_ply_earlier();
             lines.push(TurnLine {
-                notation: format_turn(&board, &turn),
+                notation: format_turn(&board, turn),
                 result: format_position(&board, &turn.result),
                 value: after.value().name(),
                 plies: after.distance(),
