@@ -23,10 +23,10 @@
 //!    end     8  checksum of everything before it
 //! ```
 
-use crate::file::Checksum;
+use crate::file::{Checksum, TRAILER_SIZE};
 use rayon::prelude::*;
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -50,18 +50,26 @@ fn checksum_of(bytes: &[u8]) -> u64 {
 }
 
 /// The checksum of each block of `body` (a table file before its trailer), on every core.
-pub(crate) fn sums_of(body: &[u8]) -> Vec<u64> {
+fn sums_of(body: &[u8]) -> Vec<u64> {
     body.par_chunks(BLOCK_BYTES).map(checksum_of).collect()
 }
 
-/// Write the companion of the table file `table` (`length` bytes, trailer checksum
-/// `file_checksum`, `sums` of its blocks): to a temporary name, then renamed.
-pub(crate) fn write(table: &Path, length: u64, file_checksum: u64, sums: &[u64]) -> io::Result<()> {
+/// Write the companion of the table file `table`, whose bytes are `file` (checked whole by
+/// the caller): to a temporary name, then renamed. Where the directory refuses the temporary
+/// file, nothing is computed.
+pub(crate) fn write(table: &Path, file: &[u8]) -> io::Result<()> {
+    let path = companion_path(table);
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let mut out = fs::File::create(&temporary)?;
+    let body = &file[..file.len() - TRAILER_SIZE];
+    let file_checksum = u64::from_le_bytes(file[body.len() + 8..].try_into().expect("8 bytes"));
+    let sums = sums_of(body);
     let mut bytes = Vec::with_capacity(HEADER + 8 * sums.len() + 8);
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
     bytes.extend_from_slice(&(BLOCK_BYTES as u32).to_le_bytes());
-    bytes.extend_from_slice(&length.to_le_bytes());
+    bytes.extend_from_slice(&(file.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&file_checksum.to_le_bytes());
     bytes.extend_from_slice(&(sums.len() as u64).to_le_bytes());
     for sum in sums {
@@ -69,10 +77,8 @@ pub(crate) fn write(table: &Path, length: u64, file_checksum: u64, sums: &[u64])
     }
     let own = checksum_of(&bytes);
     bytes.extend_from_slice(&own.to_le_bytes());
-    let path = companion_path(table);
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    fs::write(&temporary, &bytes)?;
+    out.write_all(&bytes)?;
+    drop(out);
     fs::rename(&temporary, &path)
 }
 
@@ -88,7 +94,7 @@ impl BlockSums {
     /// bytes whose trailer checksum is `file_checksum`.
     pub(crate) fn read(table: &Path, length: u64, file_checksum: u64) -> Option<BlockSums> {
         let bytes = fs::read(companion_path(table)).ok()?;
-        let blocks = (length as usize - crate::file::TRAILER_SIZE).div_ceil(BLOCK_BYTES);
+        let blocks = (length as usize - TRAILER_SIZE).div_ceil(BLOCK_BYTES);
         if bytes.len() != HEADER + 8 * blocks + 8 {
             return None;
         }

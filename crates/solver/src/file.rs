@@ -312,7 +312,8 @@ impl TableFile {
         check_shape(&path, &map, id, entries)?;
         check_whole(&path, &map)?;
         if BlockSums::read(&path, map.len() as u64, trailer_checksum(&map)).is_none() {
-            write_block_sums(&path, &map);
+            // Only an accelerator: a directory that refuses it changes nothing.
+            let _ = block_sums::write(&path, &map);
         }
         Ok(TableFile {
             map,
@@ -506,13 +507,6 @@ fn check_whole(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
         });
     }
     Ok(())
-}
-
-/// Write the block checksums of a table file just checked whole; only an accelerator, so a
-/// directory that refuses it changes nothing.
-fn write_block_sums(path: &Path, bytes: &[u8]) {
-    let sums = block_sums::sums_of(&bytes[..bytes.len() - TRAILER_SIZE]);
-    let _ = block_sums::write(path, bytes.len() as u64, trailer_checksum(bytes), &sums);
 }
 
 /// A 64-bit checksum over 8-byte words: multiply-rotate mixing per word, length and a final mix
