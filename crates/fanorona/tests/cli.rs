@@ -155,6 +155,10 @@ fn tables_build_query_verify_stats() {
         "tables", "verify", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
     ]);
     assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
+    assert!(
+        !dir.join("3x3-loss-verify.fnverify").exists(),
+        "a finished verification leaves no state"
+    );
     let stats = json(&[
         "tables", "stats", "--board", "3x3", "--stones", "3", "--tables", dir_arg, "--json",
     ]);

@@ -184,7 +184,8 @@ pub enum TableError {
     BadChecksum {
         path: PathBuf,
     },
-    /// A build stopped on request, its state saved in `path` (run it again to go on).
+    /// A build or verification stopped on request, its state saved in `path` (run it again
+    /// to go on).
     Stopped {
         path: PathBuf,
     },
@@ -220,7 +221,7 @@ impl fmt::Display for TableError {
             }
             TableError::Stopped { path } => write!(
                 f,
-                "interrupted; the build's state is saved in {}: run the same command to go on",
+                "interrupted; the state is saved in {}: run the same command to go on",
                 path.display()
             ),
         }

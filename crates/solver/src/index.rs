@@ -317,8 +317,14 @@ impl MaterialIndex {
 
     /// The waiting sets of `mover` in rank order.
     pub fn waiting_sets_of(&self, mover: Bitboard) -> impl Iterator<Item = Bitboard> {
+        self.waiting_sets_from(mover, 0)
+    }
+
+    /// The waiting sets of `mover` in rank order, from the one of rank `rank` on.
+    pub fn waiting_sets_from(&self, mover: Bitboard, rank: u64) -> impl Iterator<Item = Bitboard> {
         let free = self.all_points() & !mover;
-        k_subsets(self.points - self.material.mover, self.material.waiting)
+        let first = colex_unrank(rank, self.material.waiting);
+        subsets_from(self.points - self.material.mover, first)
             .map(move |packed| Bitboard::deposit(packed, free))
     }
 
@@ -371,9 +377,15 @@ pub fn colex_unrank(mut rank: u64, size: usize) -> u64 {
 
 /// The `k`-element subsets of `n` points in colex (numeric) order, by Gosper's hack.
 pub fn k_subsets(n: usize, k: usize) -> impl Iterator<Item = u64> {
-    let limit = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let first = if k == 0 { 0 } else { u64::MAX >> (64 - k) };
-    let mut next = (k <= n).then_some(first);
+    subsets_from(n, first) // none if k > n: `first` is then above every subset of n points
+}
+
+/// The subsets of `n` points of as many elements as `first`, in colex (numeric) order from
+/// `first` on.
+fn subsets_from(n: usize, first: u64) -> impl Iterator<Item = u64> {
+    let limit = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut next = (first <= limit).then_some(first);
     std::iter::from_fn(move || {
         let current = next?;
         next = if current == 0 {
@@ -395,6 +407,19 @@ fn gosper(set: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn waiting_sets_from_a_rank_go_on_as_all_of_them_do() {
+        let board = Board::new(3, 5).unwrap();
+        let index = MaterialIndex::new(&board, Material::new(2, 3));
+        let mover = index.mover_set(1);
+        let all: Vec<Bitboard> = index.waiting_sets_of(mover).collect();
+        assert_eq!(all.len() as u64, index.waiting_sets());
+        for rank in [0, 1, 17, all.len() as u64 - 1] {
+            let from: Vec<Bitboard> = index.waiting_sets_from(mover, rank).collect();
+            assert_eq!(from, all[rank as usize..], "from rank {rank}");
+        }
+    }
 
     #[test]
     fn enumeration_order_is_index_order() {

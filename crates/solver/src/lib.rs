@@ -37,4 +37,6 @@ pub use progress::{NoProgress, Progress};
 pub use search::{Limits, Outcome, Search};
 pub use solve::{saved_search, solve, ExtractError, LineStep, SavedSearch, Solution, SolveSetup};
 pub use tables::{checkpoint_name, materials, system_of, BuildControl, ProbeError, Tables};
-pub use verify::{material_stats, verify, verify_materials, MaterialStats, Mismatch};
+pub use verify::{
+    material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, VerifyControl,
+};

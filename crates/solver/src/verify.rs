@@ -6,13 +6,23 @@
 //! a wrong win or loss breaks the equation somewhere along its (strictly shorter) line of play,
 //! down to positions whose value the rules give directly.
 
+mod state;
+
 use crate::entry::Entry;
+use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Blocked, Color, Position, Value};
 use rayon::prelude::*;
+pub use state::state_path;
+use state::{MaterialState, VerifyState, UNIT_SLOTS};
+use std::io;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// One entry that does not follow from its successors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,86 +34,270 @@ pub struct Mismatch {
     pub derived: Entry,
 }
 
-/// Check every entry of every material of `tables`; returns the mismatches (at most `limit`).
-pub fn verify(tables: &Tables, progress: &dyn Progress, limit: usize) -> Vec<Mismatch> {
-    verify_materials(tables, &tables.held_materials(), progress, limit)
+/// Where a verification keeps its state, and what stops it (see [`state`]).
+#[derive(Default)]
+pub struct VerifyControl<'a> {
+    /// The state file ([`state_path`]): resumed from if it fits the tables, written after
+    /// every unit of slots, removed at the end. None: nothing is saved or resumed.
+    pub state: Option<PathBuf>,
+    /// Once set (by Ctrl-C), the units under way finish, the state is saved and the
+    /// verification stops with [`TableError::Stopped`] (only with a state file).
+    pub stop: Option<&'a AtomicBool>,
 }
 
-/// Check every entry of the given materials of `tables` (those it holds).
+/// Check every entry of every material of `tables`; returns the mismatches (at most `limit`).
+pub fn verify(tables: &Tables, progress: &dyn Progress, limit: usize) -> Vec<Mismatch> {
+    verify_materials(
+        tables,
+        &tables.held_materials(),
+        progress,
+        limit,
+        &VerifyControl::default(),
+    )
+    .expect("a verification without a state file neither saves nor stops")
+}
+
+/// Check every entry of the given materials of `tables` (those it holds), saving and resuming
+/// as `control` says; returns the mismatches (at most `limit`), in the order of `materials`
+/// and of their slots.
 pub fn verify_materials(
     tables: &Tables,
     materials: &[Material],
     progress: &dyn Progress,
     limit: usize,
-) -> Vec<Mismatch> {
-    let mut mismatches = Vec::new();
-    for &material in materials {
-        verify_material(tables, material, progress, limit, &mut mismatches);
-    }
-    mismatches
-}
-
-fn verify_material(
-    tables: &Tables,
-    material: Material,
-    progress: &dyn Progress,
-    limit: usize,
-    mismatches: &mut Vec<Mismatch>,
-) {
-    let index = MaterialIndex::new(tables.board(), material);
-    if tables.entries(material).is_none() {
-        return;
-    }
-    progress.phase(
-        &format!("verify {}v{}", material.mover, material.waiting),
-        index.size(),
+    control: &VerifyControl,
+) -> Result<Vec<Mismatch>, TableError> {
+    let held: Vec<Material> = materials
+        .iter()
+        .copied()
+        .filter(|&m| tables.entries(m).is_some())
+        .collect();
+    let board = tables.board();
+    let fresh = VerifyState::new(
+        board,
+        &tables.rules(),
+        held.iter()
+            .map(|&m| {
+                let slots = MaterialIndex::new(board, m).size();
+                MaterialState::new(m, tables.checksum(m).unwrap_or(0), slots)
+            })
+            .collect(),
     );
-    let block = index.waiting_sets();
-    let mut found: Vec<Mismatch> = (0..index.mover_classes())
-        .into_par_iter()
-        .flat_map_iter(|class| {
-            let found = verify_block(tables, &index, class, limit);
-            progress.advance(block);
-            found
+    // Tables built in memory have no files whose state could be saved.
+    let saving = control
+        .state
+        .as_ref()
+        .filter(|_| held.iter().all(|&m| tables.checksum(m).is_some()));
+    let state = match saving {
+        Some(path) => resume(path, fresh, progress),
+        None => fresh,
+    };
+    let run = Run {
+        tables,
+        limit,
+        state: Mutex::new(state),
+        saving,
+        stop: control.stop.filter(|_| saving.is_some()),
+        failure: Mutex::new(None),
+    };
+    for (number, &material) in held.iter().enumerate() {
+        run.verify_material(number, material, progress)?;
+    }
+    let state = run.state.into_inner().expect("no worker panicked");
+    let mut found: Vec<(usize, Mismatch)> = state
+        .mismatches
+        .iter()
+        .map(|&(number, slot)| {
+            let index = MaterialIndex::new(board, held[number as usize]);
+            let again = verify_slots(tables, &index, slot..slot + 1, 1);
+            (
+                number as usize,
+                again.into_iter().next().expect("a wrong slot stays wrong"),
+            )
         })
         .collect();
-    found.sort_by_key(|m| m.index);
-    mismatches.extend(
-        found
-            .into_iter()
-            .take(limit.saturating_sub(mismatches.len())),
-    );
+    found.sort_by_key(|(number, m)| (*number, m.index));
+    if let Some(path) = saving {
+        match std::fs::remove_file(path) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                return Err(TableError::Io {
+                    path: path.clone(),
+                    error,
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(found.into_iter().map(|(_, m)| m).take(limit).collect())
 }
 
-/// The mismatches among the slots of one mover class. Every slot is checked, redundant ones
-/// included: the entry stored in it must follow from the children of the position it names.
-fn verify_block(tables: &Tables, index: &MaterialIndex, class: u64, limit: usize) -> Vec<Mismatch> {
+/// The saved state in `path` if it is of these tables, else `fresh` (saying why).
+fn resume(path: &Path, fresh: VerifyState, progress: &dyn Progress) -> VerifyState {
+    match VerifyState::load(path) {
+        Ok(Some(saved)) if fresh.same_files(&saved) => {
+            progress.note(&format!("going on from {}", path.display()));
+            saved
+        }
+        Ok(Some(_)) => {
+            progress.note(&format!(
+                "{} is the state of other tables: not used",
+                path.display()
+            ));
+            fresh
+        }
+        Ok(None) => fresh,
+        Err(why) => {
+            progress.note(&format!("{}: {why}: not used", path.display()));
+            fresh
+        }
+    }
+}
+
+/// One verification under way: its state, shared by the workers.
+struct Run<'a> {
+    tables: &'a Tables,
+    limit: usize,
+    state: Mutex<VerifyState>,
+    saving: Option<&'a PathBuf>,
+    stop: Option<&'a AtomicBool>,
+    /// The first failure to save the state.
+    failure: Mutex<Option<io::Error>>,
+}
+
+impl Run<'_> {
+    /// Check the units of material `number` not done yet, each on whichever core is free.
+    fn verify_material(
+        &self,
+        number: usize,
+        material: Material,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let index = MaterialIndex::new(self.tables.board(), material);
+        let size = index.size();
+        let units = |state: &VerifyState| state.materials[number].units();
+        let unit_slots = |unit: u64| unit * UNIT_SLOTS..((unit + 1) * UNIT_SLOTS).min(size);
+        let (units, done_before) = {
+            let state = self.state.lock().expect("no worker panicked");
+            let done: u64 = (0..units(&state))
+                .filter(|&u| state.materials[number].is_done(u))
+                .map(|u| unit_slots(u).end - unit_slots(u).start)
+                .sum();
+            (units(&state), done)
+        };
+        progress.phase(
+            &format!("verify {}v{}", material.mover, material.waiting),
+            size - done_before,
+        );
+        progress.resumed(done_before);
+        let stopped = AtomicBool::new(false);
+        (0..units).into_par_iter().for_each(|unit| {
+            if self.state.lock().expect("no worker panicked").materials[number].is_done(unit) {
+                return;
+            }
+            if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                stopped.store(true, Ordering::Relaxed);
+                return;
+            }
+            let found = self.verify_unit(&index, unit_slots(unit), progress);
+            self.record(number, unit, &found);
+        });
+        if let Some(error) = self.failure.lock().expect("no worker panicked").take() {
+            let path = self.saving.expect("only a run that saves fails to").clone();
+            return Err(TableError::Io { path, error });
+        }
+        match (stopped.into_inner(), self.saving) {
+            (true, Some(path)) => Err(TableError::Stopped { path: path.clone() }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The mismatches among one unit's `slots`, on every core (a material may be one unit).
+    fn verify_unit(
+        &self,
+        index: &MaterialIndex,
+        slots: Range<u64>,
+        progress: &dyn Progress,
+    ) -> Vec<Mismatch> {
+        const PIECE: u64 = 1 << 16;
+        let pieces = (slots.end - slots.start).div_ceil(PIECE);
+        let mut found: Vec<Mismatch> = (0..pieces)
+            .into_par_iter()
+            .flat_map_iter(|piece| {
+                let start = slots.start + piece * PIECE;
+                let end = (start + PIECE).min(slots.end);
+                let found = verify_slots(self.tables, index, start..end, self.limit);
+                progress.advance(end - start);
+                found
+            })
+            .collect();
+        found.sort_by_key(|m| m.index);
+        found
+    }
+
+    /// Mark a unit done with what it found, and save the state.
+    fn record(&self, number: usize, unit: u64, found: &[Mismatch]) {
+        let mut state = self.state.lock().expect("no worker panicked");
+        state.materials[number].mark_done(unit);
+        let room = self.limit.saturating_sub(state.mismatches.len());
+        state
+            .mismatches
+            .extend(found.iter().take(room).map(|m| (number as u32, m.index)));
+        if let Some(path) = self.saving {
+            if let Err(error) = state.save(path) {
+                self.failure
+                    .lock()
+                    .expect("no worker panicked")
+                    .get_or_insert(error);
+            }
+        }
+    }
+}
+
+/// The mismatches among `slots` of one material (at most `limit`). Every slot is checked,
+/// redundant ones included: the entry stored in it must follow from the children of the
+/// position it names.
+fn verify_slots(
+    tables: &Tables,
+    index: &MaterialIndex,
+    slots: Range<u64>,
+    limit: usize,
+) -> Vec<Mismatch> {
     let material = index.material();
-    let first = class * index.waiting_sets();
-    let mover = index.mover_set(class);
+    let block = index.waiting_sets();
     let mut found = Vec::new();
     let mut next = Vec::new();
-    for (offset, waiting) in index.waiting_sets_of(mover).enumerate() {
-        let position = Position {
-            mover,
-            waiting,
-            side: Color::White,
-        };
-        let stored = tables
-            .stored(material, first + offset as u64)
-            .expect("the material is in the tables");
-        next.clear();
-        children(tables.board(), &position, &mut next);
-        let derived = derive(tables, &next);
-        if derived != stored && found.len() < limit {
-            found.push(Mismatch {
-                material,
-                index: first + offset as u64,
-                position,
-                stored,
-                derived,
-            });
+    let mut slot = slots.start;
+    while slot < slots.end {
+        let class = slot / block;
+        let first = class * block;
+        let (from, to) = (slot - first, (slots.end - first).min(block));
+        let mover = index.mover_set(class);
+        let waiting_sets = index
+            .waiting_sets_from(mover, from)
+            .take((to - from) as usize);
+        for (offset, waiting) in (from as usize..).zip(waiting_sets) {
+            let position = Position {
+                mover,
+                waiting,
+                side: Color::White,
+            };
+            let stored = tables
+                .stored(material, first + offset as u64)
+                .expect("the material is in the tables");
+            next.clear();
+            children(tables.board(), &position, &mut next);
+            let derived = derive(tables, &next);
+            if derived != stored && found.len() < limit {
+                found.push(Mismatch {
+                    material,
+                    index: first + offset as u64,
+                    position,
+                    stored,
+                    derived,
+                });
+            }
         }
+        slot = first + to;
     }
     found
 }

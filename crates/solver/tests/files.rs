@@ -4,8 +4,9 @@ use fanorona_engine::{Board, Color, Position, Rules};
 use fanorona_solver::block_sums::companion_path;
 use fanorona_solver::file::{write_table, TableFile};
 use fanorona_solver::{
-    checkpoint_name, materials, system_of, verify, BuildControl, Content, Entry, Material,
-    MaterialIndex, NoProgress, ProbeError, TableError, TableId, Tables,
+    checkpoint_name, materials, state_path, system_of, verify, verify_materials, BuildControl,
+    Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, TableError, TableId, Tables,
+    VerifyControl,
 };
 use std::fs;
 use std::path::Path;
@@ -198,6 +199,77 @@ fn a_missing_file_is_named() {
             && error.to_string().contains("3x5-loss-1v1.fntb"),
         "{error}"
     );
+}
+
+/// Sets `stop` when the `at`-th material's verification begins.
+struct StopAtPhase<'a> {
+    at: usize,
+    phases: std::sync::atomic::AtomicUsize,
+    stop: &'a std::sync::atomic::AtomicBool,
+}
+
+impl fanorona_solver::Progress for StopAtPhase<'_> {
+    fn phase(&self, _: &str, _: u64) {
+        use std::sync::atomic::Ordering;
+        if self.phases.fetch_add(1, Ordering::Relaxed) + 1 == self.at {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    fn advance(&self, _: u64) {}
+    fn note(&self, _: &str) {}
+}
+
+#[test]
+fn an_interrupted_verification_goes_on_and_finds_what_a_whole_one_finds() {
+    let directory = tempfile::tempdir().unwrap();
+    let tables = build(directory.path());
+    // A wrong entry (with a valid checksum) in the second material verified.
+    let order = tables.held_materials();
+    let wrong = order[1];
+    let mut entries: Vec<Entry> = tables.entries(wrong).unwrap().collect();
+    let i = entries.iter().position(|e| e.distance().is_some()).unwrap();
+    entries[i] = Entry::DRAW;
+    drop(tables);
+    let id = TableId::new(&board(), &Rules::default(), wrong);
+    write_table(directory.path(), &id, entries.into_iter()).unwrap();
+    let tables = Tables::open(&board(), Rules::default(), STONES, None, directory.path()).unwrap();
+    let whole = verify(&tables, &NoProgress, 100);
+    // It, and the positions whose values lean on it.
+    assert!(
+        whole[0].material == wrong && whole[0].index == i as u64,
+        "{whole:?}"
+    );
+
+    let state = state_path(directory.path(), &board(), &Rules::default());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let control = VerifyControl {
+        state: Some(state.clone()),
+        stop: Some(&stop),
+    };
+    let stopper = StopAtPhase {
+        at: 4,
+        phases: Default::default(),
+        stop: &stop,
+    };
+    let stopped = verify_materials(&tables, &order, &stopper, 100, &control);
+    assert!(
+        matches!(stopped, Err(TableError::Stopped { ref path }) if *path == state),
+        "{:?}",
+        stopped.map(|m| m.len())
+    );
+    assert!(state.exists());
+    // Going on checks the rest only, and finds the wrong entry checked before the stop.
+    let going_on = VerifyControl {
+        state: Some(state.clone()),
+        stop: None,
+    };
+    let resumed = verify_materials(&tables, &order, &NoProgress, 100, &going_on).unwrap();
+    assert_eq!(resumed, whole);
+    assert!(!state.exists(), "the state is removed at the end");
+    // A damaged state is not used: the verification starts again and finds the same.
+    std::fs::write(&state, b"FANOVRFY and nothing else").unwrap();
+    let again = verify_materials(&tables, &order, &NoProgress, 100, &going_on).unwrap();
+    assert_eq!(again, whole);
 }
 
 #[test]

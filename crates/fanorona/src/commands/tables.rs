@@ -6,8 +6,8 @@ use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board};
 use fanorona_solver::{
-    material_stats, materials, system_of, verify_materials, BuildControl, Material, MaterialIndex,
-    TableError, Tables,
+    material_stats, materials, state_path, system_of, verify_materials, BuildControl, Material,
+    MaterialIndex, TableError, Tables, VerifyControl,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +27,9 @@ enum TablesCommand {
     /// searches).
     Build(BuildArgs),
     /// Re-derive every entry of every file from its successors and report any mismatch; check
-    /// each value file against its entry file.
+    /// each value file against its entry file. What is checked is saved as it goes (beside the
+    /// tables, as `.fnverify`): a verification stopped with Ctrl-C, or killed, goes on from
+    /// there when run again.
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
     Stats(Scope),
@@ -153,8 +155,22 @@ struct BuildReport {
     directory: String,
 }
 
-/// Set by Ctrl-C: the build saves the system it is solving and stops.
+/// Set by Ctrl-C: a build saves the system it is solving and stops; a verification, what it
+/// has checked.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Make the first Ctrl-C set [`STOP`] (saying so) and a second one quit at once.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nstopping: the state is saved at the end of the step under way (Ctrl-C again \
+             quits at once, losing the work since the last save)"
+        );
+    });
+}
 
 fn build(args: &BuildArgs) -> Result<(), CliError> {
     let scope = &args.scope;
@@ -169,15 +185,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         checkpoint_every: Duration::from_secs_f64(minutes * 60.0),
         stop: Some(&STOP),
     };
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\nstopping: the state is saved at the end of the step under way (Ctrl-C again \
-             quits at once, losing the work since the last save)"
-        );
-    });
+    stop_on_ctrl_c();
     let clock = Instant::now();
     let bar = Bar::new();
     let tables = Tables::build_files(
@@ -245,9 +253,19 @@ struct MismatchLine {
 
 fn check(scope: &Scope) -> Result<(), CliError> {
     let tables = scope.open()?;
+    let control = VerifyControl {
+        state: Some(state_path(
+            &scope.tables.tables,
+            tables.board(),
+            &tables.rules(),
+        )),
+        stop: Some(&STOP),
+    };
+    stop_on_ctrl_c();
     let bar = Bar::new();
-    let mismatches = verify_materials(&tables, &scope.materials(), &bar, 100);
+    let mismatches = verify_materials(&tables, &scope.materials(), &bar, 100, &control);
     bar.finish();
+    let mismatches = mismatches?;
     let value_files = check_value_files(scope, &tables)?;
     let checked: Vec<MaterialIndex> = scope
         .materials()
