@@ -156,7 +156,7 @@ fn tables_build_query_verify_stats() {
     ]);
     assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
     assert!(
-        !dir.join("3x3-loss-verify.fnverify").exists(),
+        !dir.join("3x3-loss-verify-8.fnverify").exists(),
         "a finished verification leaves no state"
     );
     let stats = json(&[

@@ -240,7 +240,7 @@ fn an_interrupted_verification_goes_on_and_finds_what_a_whole_one_finds() {
         "{whole:?}"
     );
 
-    let state = state_path(directory.path(), &board(), &Rules::default());
+    let state = state_path(directory.path(), &board(), &Rules::default(), "5");
     let stop = std::sync::atomic::AtomicBool::new(false);
     let control = VerifyControl {
         state: Some(state.clone()),

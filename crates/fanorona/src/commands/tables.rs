@@ -117,6 +117,14 @@ impl Scope {
         )?)
     }
 
+    /// `8`, or `8-2v6` with `--only 2v6`: which tables, in a file name.
+    fn label(&self) -> String {
+        match self.only {
+            Some(only) => format!("{}-{}v{}", self.stones, only.mover, only.waiting),
+            None => self.stones.to_string(),
+        }
+    }
+
     /// The materials a command reports on: all, or the `--only` system's.
     fn materials(&self) -> Vec<Material> {
         match self.only.map(system_of) {
@@ -258,6 +266,7 @@ fn check(scope: &Scope) -> Result<(), CliError> {
             &scope.tables.tables,
             tables.board(),
             &tables.rules(),
+            &scope.label(),
         )),
         stop: Some(&STOP),
     };

@@ -1,4 +1,5 @@
-//! The saved state of a verification under way (`5x9-loss-verify.fnverify` beside the tables),
+//! The saved state of a verification under way (`5x9-loss-verify-8-2v6.fnverify` beside the
+//! tables),
 //! so that one stopped with Ctrl-C, or killed, goes on where it was: an 8-stone system takes
 //! longer to verify than a working session may have left.
 //!
@@ -26,14 +27,16 @@ const VERSION: u32 = 1;
 /// Slots checked between two saves of the state (a few seconds of work on a few cores).
 pub(crate) const UNIT_SLOTS: u64 = 1 << 22;
 
-/// The state file of verifications of tables of `board` under `rules` in `directory`.
-pub fn state_path(directory: &Path, board: &Board, rules: &Rules) -> PathBuf {
+/// The state file of a verification of tables of `board` under `rules` in `directory`;
+/// `scope` tells verifications of different materials apart (`8`, `8-2v6`), so that one does
+/// not push out the state of another.
+pub fn state_path(directory: &Path, board: &Board, rules: &Rules, scope: &str) -> PathBuf {
     let rule = match rules.blocked {
         Blocked::Loss => "loss",
         Blocked::Draw => "draw",
     };
     directory.join(format!(
-        "{}x{}-{rule}-verify.fnverify",
+        "{}x{}-{rule}-verify-{scope}.fnverify",
         board.rows(),
         board.columns()
     ))
