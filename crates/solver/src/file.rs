@@ -406,6 +406,19 @@ impl TableFile {
         }
     }
 
+    /// Start loading slot `index` (see [`crate::prefetch`]).
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        let at = HEADER_SIZE
+            + match self.content {
+                Content::Entries => ENTRY_WIDTH as usize * index as usize,
+                Content::Values => (index / VALUES_PER_BYTE) as usize,
+            };
+        if let Some(byte) = self.map.get(at) {
+            crate::prefetch::prefetch(byte);
+        }
+    }
+
     /// The value in slot `index`, for the side to move.
     #[inline]
     pub fn value(&self, index: u64) -> Value {

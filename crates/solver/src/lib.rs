@@ -21,6 +21,7 @@ pub mod check;
 pub mod entry;
 pub mod file;
 pub mod index;
+mod prefetch;
 pub mod progress;
 pub mod retrograde;
 pub mod search;

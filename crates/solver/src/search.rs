@@ -33,6 +33,7 @@ mod position_map;
 mod zeroed_memory;
 
 use crate::index::Material;
+use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::hash::mix;
@@ -252,20 +253,6 @@ fn unresolved_in(slots: &[Slot]) -> impl Iterator<Item = Position> + '_ {
 
 /// How many slots [`TranspositionTable::parts`] puts in one run.
 const SLOTS_PER_PART: usize = 1 << 20;
-
-/// Start loading the cache line that holds `value`. Only a hint: a later read then waits less,
-/// and several prefetched lines come from memory together instead of one after the other.
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is only a hint; the address is that of a live value.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
 
 impl TranspositionTable {
     fn new(bytes: usize) -> TranspositionTable {

@@ -264,7 +264,7 @@ fn verify_slots(
     let material = index.material();
     let block = index.waiting_sets();
     let mut found = Vec::new();
-    let mut next = Vec::new();
+    let (mut next, mut entries) = (Vec::new(), Vec::new());
     let mut slot = slots.start;
     while slot < slots.end {
         let class = slot / block;
@@ -285,7 +285,7 @@ fn verify_slots(
                 .expect("the material is in the tables");
             next.clear();
             children(tables.board(), &position, &mut next);
-            let derived = derive(tables, &next);
+            let derived = derive(tables, &next, &mut entries);
             if derived != stored && found.len() < limit {
                 found.push(Mismatch {
                     material,
@@ -301,35 +301,34 @@ fn verify_slots(
     found
 }
 
-/// The entry that best play gives a position whose turns lead to `next`.
-fn derive(tables: &Tables, next: &[Position]) -> Entry {
+/// The entry that best play gives a position whose turns lead to `next` (`entries` is room
+/// for their entries).
+fn derive(tables: &Tables, next: &[Position], entries: &mut Vec<Entry>) -> Entry {
     if next.is_empty() {
         return match tables.rules().blocked {
             Blocked::Loss => Entry::loss(0),
             Blocked::Draw => Entry::DRAW,
         };
     }
-    let values: Vec<(Value, Option<u16>)> = next
-        .iter()
-        .map(|child| {
-            let entry = tables
-                .probe(child)
-                .expect("children have no more stones than their parent");
-            (entry.value(), entry.distance())
-        })
-        .collect();
+    tables
+        .probe_entries(next, entries)
+        .expect("children have no more stones than their parent");
+    let values = || {
+        entries
+            .iter()
+            .map(|entry| (entry.value(), entry.distance()))
+    };
     // Win as fast as possible if some turn leaves the opponent lost.
-    let quickest_win = values
-        .iter()
+    let quickest_win = values()
         .filter(|(v, _)| *v == Value::Loss)
-        .filter_map(|(_, d)| *d)
+        .filter_map(|(_, d)| d)
         .min();
     if let Some(d) = quickest_win {
         return Entry::win(d + 1);
     }
     // Lose as slowly as possible if every turn leaves the opponent won.
-    if values.iter().all(|(v, _)| *v == Value::Win) {
-        let slowest = values.iter().filter_map(|(_, d)| *d).max().unwrap_or(0);
+    if values().all(|(v, _)| v == Value::Win) {
+        let slowest = values().filter_map(|(_, d)| d).max().unwrap_or(0);
         return Entry::loss(slowest + 1);
     }
     Entry::DRAW

@@ -136,7 +136,7 @@ fn stale_or_damaged_block_checksums_are_not_used() {
 }
 
 #[test]
-fn tables_opened_for_a_position_answer_as_tables_opened_whole() {
+fn tables_opened_for_a_position_and_batched_probes_answer_as_single_ones() {
     let directory = tempfile::tempdir().unwrap();
     let whole = build(directory.path());
     for material in [
@@ -161,6 +161,11 @@ fn tables_opened_for_a_position_answer_as_tables_opened_whole() {
             for p in &read {
                 assert_eq!(some.probe(p).unwrap(), whole.probe(p).unwrap(), "{p:?}");
             }
+            // Probed all at once, the same entries.
+            let mut batch = Vec::new();
+            whole.probe_entries(&read, &mut batch).unwrap();
+            let one_by_one: Vec<Entry> = read.iter().map(|p| whole.probe(p).unwrap()).collect();
+            assert_eq!(batch, one_by_one);
         }
     }
 }
