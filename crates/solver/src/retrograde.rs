@@ -89,18 +89,23 @@ pub struct Checkpoints<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
+/// What the builder reads the smaller tables with: the entries of `positions` (all of a
+/// smaller material) into `out`, all asked for before any is read (see
+/// [`crate::Tables::probe_entries`]).
+pub type Probe<'a> = dyn Fn(&[Position], &mut Vec<Entry>) + Sync + 'a;
+
 /// Mover classes per step of the first phase when saving: the most work a stop can lose.
 const CLASS_BLOCKS_PER_SLOT: u64 = 64;
 
 /// Solve the system of `material` and its swap (one material if they are equal). `probe` gives
-/// the entry of any position of a smaller material. With `checkpoints`, the state is saved
+/// the entries of positions of smaller materials. With `checkpoints`, the state is saved
 /// from time to time, a saved state is taken up, and a stop request ends the build with
 /// [`TableError::Stopped`].
 pub fn solve_system(
     board: &Board,
     rules: &Rules,
     material: Material,
-    probe: &(dyn Fn(&Position) -> Entry + Sync),
+    probe: &Probe,
     progress: &dyn Progress,
     checkpoints: Option<&Checkpoints>,
 ) -> Result<Vec<SolvedTable>, TableError> {
@@ -139,7 +144,7 @@ impl System<'_> {
 
     fn solve(
         &self,
-        probe: &(dyn Fn(&Position) -> Entry + Sync),
+        probe: &Probe,
         progress: &dyn Progress,
         checkpoints: Option<&Checkpoints>,
     ) -> Result<Vec<SolvedTable>, TableError> {
@@ -188,7 +193,7 @@ impl System<'_> {
         slots: &mut [Slot],
         saved: &mut Saved,
         saver: &mut Saver,
-        probe: &(dyn Fn(&Position) -> Entry + Sync),
+        probe: &Probe,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
         let blocks = if saver.checkpoints.is_some() {
@@ -370,7 +375,7 @@ fn decide_at_once(
     system: &System,
     slot: &Slot,
     classes: Range<u64>,
-    probe: &(dyn Fn(&Position) -> Entry + Sync),
+    probe: &Probe,
     progress: &dyn Progress,
 ) -> u16 {
     let (board, rules) = (system.board, system.rules);
@@ -380,7 +385,7 @@ fn decide_at_once(
         .map(|class| {
             let mover = slot.index.mover_set(class);
             let symmetric = slot.index.is_symmetric_class(class);
-            let mut next = Vec::new();
+            let (mut next, mut entries) = (Vec::new(), Vec::new());
             let mut deepest = 0;
             for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
                 if symmetric && slot.index.is_redundant(class, waiting) {
@@ -395,7 +400,8 @@ fn decide_at_once(
                 let entry = if has_capture(board, mover, waiting) {
                     next.clear();
                     children(board, &position, &mut next);
-                    Entry::from_children(next.iter().map(probe))
+                    probe(&next, &mut entries);
+                    Entry::from_children(entries.iter().copied())
                 } else if let Some(value) = rules.outcome(board, &position) {
                     if value == Value::Loss {
                         Entry::loss(0)
@@ -582,7 +588,11 @@ mod tests {
         let board = Board::new(3, 5).unwrap();
         let rules = Rules::default();
         let smaller = Tables::build(&board, rules, 3);
-        let probe = |position: &Position| smaller.probe(position).expect("a smaller material");
+        let probe = |positions: &[Position], out: &mut Vec<Entry>| {
+            smaller
+                .probe_entries(positions, out)
+                .expect("a smaller material")
+        };
         let material = Material::new(1, 3);
         match max_count {
             None => solve_system(&board, &rules, material, &probe, progress, checkpoints),

@@ -530,8 +530,8 @@ impl Tables {
         progress: &dyn Progress,
         checkpoints: Option<&Checkpoints>,
     ) -> Result<Vec<SolvedTable>, TableError> {
-        let probe = |position: &Position| {
-            self.probe(position)
+        let probe = |positions: &[Position], out: &mut Vec<Entry>| {
+            self.probe_entries(positions, out)
                 .expect("smaller materials are solved first")
         };
         solve_system(
