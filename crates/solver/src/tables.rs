@@ -632,6 +632,14 @@ impl Tables {
         }
     }
 
+    /// The index and entries of `material`, or why a position of it is not answered.
+    fn table_of(&self, material: Material) -> Result<&(MaterialIndex, Entries), ProbeError> {
+        self.tables.get(&material).ok_or(ProbeError::NotCovered {
+            stones: material.stones(),
+            max_stones: self.max_stones,
+        })
+    }
+
     /// The values of many positions at once, into `out` (cleared first). The same answers as
     /// [`Tables::probe_value`] one by one, but each step is done for all positions before the
     /// next, so that the memory accesses of different positions overlap: several times faster
@@ -649,10 +657,7 @@ impl Tables {
                 ranks.push(None);
                 continue;
             }
-            let (index, entries) = self.tables.get(&material).ok_or(ProbeError::NotCovered {
-                stones: material.stones(),
-                max_stones: self.max_stones,
-            })?;
+            let (index, entries) = self.table_of(material)?;
             let (mover, waiting) = index.canonical_ranks(position.mover, position.waiting);
             ranks.push(Some((index, entries, mover, waiting)));
         }
@@ -682,10 +687,7 @@ impl Tables {
         if material.waiting == 0 {
             return Ok(Value::Win);
         }
-        let (index, entries) = self.tables.get(&material).ok_or(ProbeError::NotCovered {
-            stones: material.stones(),
-            max_stones: self.max_stones,
-        })?;
+        let (index, entries) = self.table_of(material)?;
         Ok(entries.value(index.index(position.mover, position.waiting)))
     }
 
@@ -708,11 +710,7 @@ impl Tables {
             } else if material.waiting == 0 {
                 Err(Entry::win(0))
             } else {
-                let (index, entries) =
-                    self.tables.get(&material).ok_or(ProbeError::NotCovered {
-                        stones: material.stones(),
-                        max_stones: self.max_stones,
-                    })?;
+                let (index, entries) = self.table_of(material)?;
                 let slot = index.index(position.mover, position.waiting);
                 entries.prefetch(slot);
                 Ok((entries, slot, material))
@@ -740,10 +738,7 @@ impl Tables {
             // The side that just moved has no stones: it lost before this position.
             return Ok(Entry::win(0));
         }
-        let (index, entries) = self.tables.get(&material).ok_or(ProbeError::NotCovered {
-            stones: material.stones(),
-            max_stones: self.max_stones,
-        })?;
+        let (index, entries) = self.table_of(material)?;
         entries
             .get(index.index(position.mover, position.waiting))
             .ok_or(ProbeError::NoDistances { material })
