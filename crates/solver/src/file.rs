@@ -354,13 +354,8 @@ impl TableFile {
             return Ok(());
         };
         assert!(index < self.entries, "index {index} out of range");
-        let at = HEADER_SIZE
-            + match self.content {
-                Content::Entries => ENTRY_WIDTH as usize * index as usize,
-                Content::Values => (index / VALUES_PER_BYTE) as usize,
-            };
         let body = &self.map[..self.map.len() - TRAILER_SIZE];
-        match blocks.check(body, at) {
+        match blocks.check(body, self.offset_of(index)) {
             true => Ok(()),
             false => Err(TableError::BadChecksum {
                 path: self.path.clone(),
@@ -399,7 +394,7 @@ impl TableFile {
         assert!(index < self.entries, "index {index} out of range");
         match self.content {
             Content::Entries => {
-                let at = HEADER_SIZE + 2 * index as usize;
+                let at = self.offset_of(index);
                 Some(Entry(u16::from_le_bytes([self.map[at], self.map[at + 1]])))
             }
             Content::Values => None,
@@ -409,14 +404,19 @@ impl TableFile {
     /// Start loading slot `index` (see [`crate::prefetch`]).
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        let at = HEADER_SIZE
+        if let Some(byte) = self.map.get(self.offset_of(index)) {
+            crate::prefetch::prefetch(byte);
+        }
+    }
+
+    /// Where in the file slot `index` begins (its entry, or the byte that holds its value).
+    #[inline]
+    fn offset_of(&self, index: u64) -> usize {
+        HEADER_SIZE
             + match self.content {
                 Content::Entries => ENTRY_WIDTH as usize * index as usize,
                 Content::Values => (index / VALUES_PER_BYTE) as usize,
-            };
-        if let Some(byte) = self.map.get(at) {
-            crate::prefetch::prefetch(byte);
-        }
+            }
     }
 
     /// The value in slot `index`, for the side to move.
@@ -426,7 +426,7 @@ impl TableFile {
             Content::Entries => self.get(index).expect("an entry file").value(),
             Content::Values => {
                 assert!(index < self.entries, "index {index} out of range");
-                let byte = self.map[HEADER_SIZE + (index / VALUES_PER_BYTE) as usize];
+                let byte = self.map[self.offset_of(index)];
                 VALUE_OF_CODE[(byte >> (2 * (index % VALUES_PER_BYTE))) as usize & 3]
             }
         }

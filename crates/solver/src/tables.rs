@@ -354,7 +354,8 @@ impl Tables {
                 tables.tables.insert(material, (index, Entries::File(file)));
             }
         }
-        tables.set_complete(own.stones());
+        // Only the materials named are held: no stone count is complete.
+        tables.top_stones = own.stones();
         Ok(tables)
     }
 
