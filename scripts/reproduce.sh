@@ -68,8 +68,8 @@ first_move() { # first_move TURN
 }
 
 # 8-stone systems over the complete 7-stone tables, the most useful first (data/eight-stones.md):
-# 4v4 took 62 minutes and 3v5 + 5v3 about 1.7 hours to build on 2 cores. A build stopped or
-# killed goes on from its last saved state when run again; verifying takes about 0.7 times as long.
+# 4v4 took 62 minutes, 3v5 + 5v3 about 1.6 hours and 2v6 + 6v2 48 minutes to build on 2 cores.
+# A build or a verification stopped or killed goes on from its last saved state when run again.
 eight_stones() { # eight_stones [SYSTEM…]
     local systems=("$@")
     [ ${#systems[@]} -gt 0 ] || systems=(4v4 3v5 2v6 1v7)
