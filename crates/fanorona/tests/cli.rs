@@ -425,6 +425,70 @@ fn solve_uses_the_tables_in_its_directory() {
 }
 
 #[test]
+fn check_proof_reads_table_leaves_by_blocks_and_names_a_damaged_table() {
+    let dir = scratch("proof-with-tables");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "4", "--tables", dir_arg, "--json",
+    ]);
+    let certificate = dir.join("3x3.proof");
+    let certificate_arg = certificate.to_str().unwrap();
+    json(&[
+        "solve",
+        "--board",
+        "3x3",
+        "--tables",
+        dir_arg,
+        "--memory",
+        "16",
+        "--certificate",
+        certificate_arg,
+        "--json",
+    ]);
+    let check = [
+        "check-proof",
+        certificate_arg,
+        "--tables",
+        dir_arg,
+        "--json",
+    ];
+    let checked = json(&check);
+    assert_eq!(checked["holds"], true);
+    assert_eq!(checked["value"], "win");
+    assert!(checked["table_leaves"].as_u64().unwrap() > 0, "{checked}");
+    // Without the tables the certificate cannot be checked.
+    let elsewhere = dir.join("no-tables");
+    let output = fanorona(&[
+        "check-proof",
+        certificate_arg,
+        "--tables",
+        elsewhere.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is missing"), "{stderr}");
+    // Damage every slot of every table: the leaves read are refused, naming a file.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "fntb") {
+            let mut bytes = std::fs::read(&path).unwrap();
+            let end = bytes.len() - 16;
+            for byte in &mut bytes[4096..end] {
+                *byte ^= 0x04;
+            }
+            std::fs::write(&path, &bytes).unwrap();
+        }
+    }
+    let output = fanorona(&check);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(".fntb is corrupt") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
     let dir = scratch("solve-state");
     let state = dir.join("state");

@@ -185,10 +185,12 @@ enum Leaf {
 }
 
 impl Judge<'_> {
-    /// The value for the side to move if the rules or the tables decide `position`.
-    fn leaf(&self, position: &Position) -> Option<Leaf> {
+    /// The value for the side to move if the rules or the tables decide `position`; an error
+    /// if the table bytes it is read from are damaged (tables opened by blocks are checked as
+    /// they are read).
+    fn leaf(&self, position: &Position) -> Result<Option<Leaf>, Refuted> {
         if let Some(value) = self.rules.outcome(self.board, position) {
-            return Some(Leaf::Rules(value));
+            return Ok(Some(Leaf::Rules(value)));
         }
         let material = Material::new(
             position.mover.count() as usize,
@@ -196,8 +198,13 @@ impl Judge<'_> {
         );
         let is_table_leaf =
             material.stones() <= self.table_stones || self.table_materials.contains(&material);
-        let tables = self.tables.filter(|_| is_table_leaf)?;
-        tables.probe_value(position).ok().map(Leaf::Table)
+        let Some(tables) = self.tables.filter(|_| is_table_leaf) else {
+            return Ok(None);
+        };
+        tables
+            .check_probes(std::slice::from_ref(position))
+            .map_err(|error| Refuted(format!("cannot read a table leaf: {error}")))?;
+        Ok(tables.probe_value(position).ok().map(Leaf::Table))
     }
 
     fn check_claim(
@@ -266,7 +273,7 @@ impl Judge<'_> {
             }
             let mut inside = Vec::new();
             for child in &required {
-                match self.leaf(child) {
+                match self.leaf(child)? {
                     Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
                         return refuted(format!(
                             "{child:?}: a leaf that is {} for its side to move, bad for the strategist",
@@ -291,7 +298,7 @@ impl Judge<'_> {
                 edges.insert(*position, inside);
             }
         }
-        match self.leaf(root) {
+        match self.leaf(root)? {
             Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if good(v, root.side) => {}
             Some(_) => return refuted("the root is a leaf bad for the strategist"),
             None if strategy.contains_key(root) => {}

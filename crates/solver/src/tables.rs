@@ -346,12 +346,8 @@ impl Tables {
         let own = Material::of(position.mover, position.waiting);
         let captures = (1..own.waiting).map(|left| Material::new(left, own.mover));
         for material in [own, own.swapped()].into_iter().chain(captures) {
-            if material.mover > 0 && material.waiting > 0 && tables.tables.get(&material).is_none()
-            {
-                let index = MaterialIndex::new(board, material);
-                let id = TableId::new(board, &rules, material);
-                let file = TableFile::open_by_blocks(directory, &id, index.size())?;
-                tables.tables.insert(material, (index, Entries::File(file)));
+            if material.mover > 0 && material.waiting > 0 {
+                tables.open_by_blocks(material, directory)?;
             }
         }
         // Only the materials named are held: no stone count is complete.
@@ -359,8 +355,42 @@ impl Tables {
         Ok(tables)
     }
 
+    /// Open the tables a certificate's leaves are read from: every material of up to
+    /// `max_stones` stones and each of `more` (a partial layer), each file's size and header
+    /// checked now and its blocks as they are read, as for [`Tables::open_for_position`]:
+    /// a check reads the blocks its leaves fall in, not tens of gigabytes.
+    pub fn open_for_leaves(
+        board: &Board,
+        rules: Rules,
+        max_stones: usize,
+        more: &[Material],
+        directory: &Path,
+    ) -> Result<Tables, TableError> {
+        let mut tables = Tables::empty(board, rules);
+        let max_stones = max_stones.min(board.points());
+        for material in materials(max_stones).chain(more.iter().copied()) {
+            tables.open_by_blocks(material, directory)?;
+        }
+        tables.set_complete(max_stones);
+        let top = more.iter().map(|m| m.stones()).max().unwrap_or(0);
+        tables.top_stones = tables.top_stones.max(top);
+        Ok(tables)
+    }
+
+    /// Open `material`'s entry file by blocks, unless it is open already.
+    fn open_by_blocks(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
+        if self.tables.get(&material).is_none() {
+            let index = MaterialIndex::new(&self.board, material);
+            let id = TableId::new(&self.board, &self.rules, material);
+            let file = TableFile::open_by_blocks(directory, &id, index.size())?;
+            self.tables.insert(material, (index, Entries::File(file)));
+        }
+        Ok(())
+    }
+
     /// Check the blocks of the table files that probing `positions` reads (for tables opened
-    /// with [`Tables::open_for_position`]; others were checked whole when opened). Positions
+    /// with [`Tables::open_for_position`] or [`Tables::open_for_leaves`]; others were checked
+    /// whole when opened). Positions
     /// the tables do not hold are left to the probe to refuse.
     pub fn check_probes(&self, positions: &[Position]) -> Result<(), TableError> {
         for position in positions {

@@ -6,7 +6,7 @@ use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
 use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check_with_progress, Certificate, Content, Goal, Node, Tables};
+use fanorona_solver::{check_with_progress, Certificate, Goal, Material, Node, Tables};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -113,28 +113,21 @@ impl CheckProofArgs {
             },
         };
         let stones = certificate.table_stones as usize;
-        let partial_top = certificate
+        let partial: Vec<Material> = certificate
             .table_materials
             .iter()
-            .map(|&(mover, waiting)| (mover + waiting) as usize)
-            .max();
-        let tables = match partial_top {
-            // A partial layer: whatever is there; the checker names what is missing.
-            Some(top) => Some(Tables::open_available(
-                &board,
-                rules,
-                top,
-                Content::Entries,
-                &self.tables.tables,
-            )?),
-            None if stones > 0 => Some(Tables::open(
+            .map(|&(mover, waiting)| Material::new(mover as usize, waiting as usize))
+            .collect();
+        // The files of the leaves' materials, checked block by block as leaves are read.
+        let tables = match stones > 0 || !partial.is_empty() {
+            true => Some(Tables::open_for_leaves(
                 &board,
                 rules,
                 stones,
-                None,
+                &partial,
                 &self.tables.tables,
             )?),
-            None => None,
+            false => None,
         };
         let file = self
             .files
