@@ -171,6 +171,16 @@ fn tables_build_query_verify_stats() {
     assert_eq!(positions, 72 + 252 + 252);
 }
 
+/// Flip a bit in every slot of a table file (between its 4 KiB header and 16-byte trailer).
+fn damage_every_slot(table: &std::path::Path) {
+    let mut bytes = std::fs::read(table).unwrap();
+    let end = bytes.len() - 16;
+    for byte in &mut bytes[4096..end] {
+        *byte ^= 0x04;
+    }
+    std::fs::write(table, &bytes).unwrap();
+}
+
 #[test]
 fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
     let dir = scratch("tables-3x3-damaged");
@@ -198,12 +208,7 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
     assert_eq!(json(&query), answer);
     assert!(blocks.exists());
     // Damage every slot of the position's table: the query reads one, and refuses it.
-    let mut bytes = std::fs::read(&table).unwrap();
-    let end = bytes.len() - 16;
-    for byte in &mut bytes[4096..end] {
-        *byte ^= 0x04;
-    }
-    std::fs::write(&table, &bytes).unwrap();
+    damage_every_slot(&table);
     let output = fanorona(&query);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
@@ -471,12 +476,7 @@ fn check_proof_reads_table_leaves_by_blocks_and_names_a_damaged_table() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "fntb") {
-            let mut bytes = std::fs::read(&path).unwrap();
-            let end = bytes.len() - 16;
-            for byte in &mut bytes[4096..end] {
-                *byte ^= 0x04;
-            }
-            std::fs::write(&path, &bytes).unwrap();
+            damage_every_slot(&path);
         }
     }
     let output = fanorona(&check);
