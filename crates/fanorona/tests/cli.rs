@@ -219,6 +219,57 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
 }
 
 #[test]
+fn tables_list_shows_what_a_directory_holds() {
+    let dir = scratch("tables-list");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "4", "--tables", dir_arg, "--json",
+    ]);
+    let list = [
+        "tables", "list", "--board", "3x3", "--tables", dir_arg, "--json",
+    ];
+    let listed = json(&list);
+    assert_eq!(listed["complete_stones"], 4);
+    let materials = listed["materials"].as_array().unwrap();
+    // 1v1; 1v2, 2v1; 1v3, 2v2, 3v1.
+    assert_eq!(materials.len(), 6);
+    for line in materials {
+        assert_eq!(line["entries"]["state"], "present", "{line}");
+        assert_eq!(line["values"]["state"], "present", "{line}");
+        // A build checks the entry files it wrote whole, and leaves their block checksums.
+        assert_eq!(line["entries"]["block_checksums"], true, "{line}");
+    }
+    assert_eq!(listed["in_progress"].as_array().unwrap().len(), 0);
+    // A truncated file is named damaged, and its stone count is no longer complete; a state
+    // file left by a stopped verification is listed.
+    let table = dir.join("3x3-loss-2v2.fntb");
+    let bytes = std::fs::read(&table).unwrap();
+    std::fs::write(&table, &bytes[..bytes.len() - 1]).unwrap();
+    std::fs::write(dir.join("3x3-loss-verify-4.fnverify"), b"state").unwrap();
+    let listed = json(&list);
+    assert_eq!(listed["complete_stones"], 3);
+    let two_two = listed["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["material"] == "2v2")
+        .unwrap();
+    assert_eq!(two_two["entries"]["state"], "damaged");
+    assert!(two_two["entries"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("3x3-loss-2v2.fntb is truncated"));
+    assert_eq!(listed["in_progress"][0], "3x3-loss-verify-4.fnverify");
+    let output = fanorona(&[
+        "tables",
+        "list",
+        "--tables",
+        dir.join("absent").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
 fn a_missing_table_is_named_with_the_command_to_build_it() {
     let dir = scratch("tables-empty");
     let output = fanorona(&[

@@ -446,6 +446,42 @@ impl TableFile {
     }
 }
 
+/// A table file as a listing sees it, from its size, header and block checksums, without
+/// reading its contents ([`TableFile::inspect`]).
+#[derive(Debug)]
+pub enum FileState {
+    Missing,
+    /// Of the right size, with the right header and trailer; `block_checksums` when they are
+    /// beside it, which are written only after its whole contents matched the trailer's
+    /// checksum (a job that reads it checks again what it reads).
+    Present {
+        bytes: u64,
+        block_checksums: bool,
+    },
+    /// There, but of the wrong size, header or trailer, or unreadable.
+    Damaged(TableError),
+}
+
+impl TableFile {
+    /// What the file of table `id` in `directory`, of `entries` slots, is (see [`FileState`]).
+    pub fn inspect(directory: &Path, id: &TableId, entries: u64) -> FileState {
+        let (path, map) = match map_file(directory, id) {
+            Ok(mapped) => mapped,
+            Err(TableError::Missing { .. }) => return FileState::Missing,
+            Err(error) => return FileState::Damaged(error),
+        };
+        if let Err(error) = check_shape(&path, &map, id, entries) {
+            return FileState::Damaged(error);
+        }
+        let bytes = map.len() as u64;
+        let block_checksums = BlockSums::read(&path, bytes, trailer_checksum(&map)).is_some();
+        FileState::Present {
+            bytes,
+            block_checksums,
+        }
+    }
+}
+
 /// Map the file of table `id` in `directory`; a missing file is named as such.
 fn map_file(directory: &Path, id: &TableId) -> Result<(PathBuf, Mmap), TableError> {
     let path = directory.join(id.file_name());

@@ -32,7 +32,7 @@ pub mod verify;
 pub use certificate::{Certificate, CertificateError, Claim, Goal, Node};
 pub use check::{check, check_with_progress, Confirmed, Refuted};
 pub use entry::Entry;
-pub use file::{Content, TableError, TableId};
+pub use file::{Content, FileState, TableError, TableFile, TableId};
 pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
 pub use search::{Limits, Outcome, Search};

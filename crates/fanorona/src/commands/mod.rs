@@ -8,3 +8,4 @@ pub mod show;
 pub mod solve;
 pub mod solve_status;
 pub mod tables;
+pub mod tables_list;

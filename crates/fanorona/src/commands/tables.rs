@@ -1,5 +1,6 @@
-//! `fanorona tables build|verify|stats`: endgame tables on disk.
+//! `fanorona tables build|verify|stats`: endgame tables on disk (`list`: `tables_list.rs`).
 
+use crate::commands::tables_list::ListArgs;
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::TableArgs;
@@ -33,6 +34,9 @@ enum TablesCommand {
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
     Stats(Scope),
+    /// Which table files a directory holds, from their sizes and headers (seconds, without
+    /// reading them), and the builds and verifications stopped midway there.
+    List(ListArgs),
 }
 
 /// `tables build`: which tables, and how often a system's state is saved.
@@ -137,19 +141,25 @@ impl Scope {
 
 impl TablesArgs {
     pub fn run(&self) -> Result<(), CliError> {
-        let (TablesCommand::Build(BuildArgs { scope, .. })
-        | TablesCommand::Verify(scope)
-        | TablesCommand::Stats(scope)) = &self.command;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(scope.threads)
-            .build()
-            .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", scope.threads)))?;
-        pool.install(|| match &self.command {
-            TablesCommand::Build(args) => build(args),
-            TablesCommand::Verify(scope) => check(scope),
-            TablesCommand::Stats(scope) => stats(scope),
-        })
+        match &self.command {
+            TablesCommand::Build(args) => on_threads(&args.scope, || build(args)),
+            TablesCommand::Verify(scope) => on_threads(scope, || check(scope)),
+            TablesCommand::Stats(scope) => on_threads(scope, || stats(scope)),
+            TablesCommand::List(args) => args.run(),
+        }
     }
+}
+
+/// Run `job` on `scope.threads` worker threads.
+fn on_threads(
+    scope: &Scope,
+    job: impl FnOnce() -> Result<(), CliError> + Send,
+) -> Result<(), CliError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(scope.threads)
+        .build()
+        .map_err(|e| CliError::Input(format!("cannot start {} threads: {e}", scope.threads)))?;
+    pool.install(job)
 }
 
 #[derive(Serialize)]
