@@ -219,6 +219,43 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
 }
 
 #[test]
+fn stats_name_positions_of_the_longest_win_and_loss_that_query_confirms() {
+    let dir = scratch("tables-longest");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
+    ]);
+    let stats = json(&[
+        "tables", "stats", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
+    ]);
+    let mut named = 0;
+    for line in stats.as_array().unwrap() {
+        for (value, plies, position) in [
+            ("win", "longest_win", "longest_win_position"),
+            ("loss", "longest_loss", "longest_loss_position"),
+        ] {
+            let Some(position) = line[position].as_str() else {
+                assert_eq!(line[plies], 0, "{line}");
+                continue;
+            };
+            let query = json(&[
+                "query",
+                "--position",
+                position,
+                "--tables",
+                dir_arg,
+                "--json",
+            ]);
+            assert_eq!(query["value"], value, "{line}");
+            assert_eq!(query["plies"], line[plies], "{line}");
+            named += 1;
+        }
+    }
+    // 10 materials; every one but 3v1 and 4v1 (which never lose) has both.
+    assert_eq!(named, 18);
+}
+
+#[test]
 fn tables_list_shows_what_a_directory_holds() {
     let dir = scratch("tables-list");
     let dir_arg = dir.to_str().unwrap();

@@ -334,7 +334,8 @@ fn derive(tables: &Tables, next: &[Position], entries: &mut Vec<Entry>) -> Entry
     Entry::DRAW
 }
 
-/// Per-material counts: positions, wins, draws, losses, the longest win and loss.
+/// Per-material counts: positions, wins, draws, losses, the longest win and loss, and where
+/// they are.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MaterialStats {
     pub positions: u64,
@@ -343,6 +344,10 @@ pub struct MaterialStats {
     pub losses: u64,
     pub longest_win: u16,
     pub longest_loss: u16,
+    /// The first slot (lowest index) holding a win of `longest_win` plies, if any wins.
+    pub longest_win_slot: Option<u64>,
+    /// The first slot holding a loss of `longest_loss` plies, if any losses.
+    pub longest_loss_slot: Option<u64>,
 }
 
 /// Count the values of one material of `tables`, over all its positions: each slot counts as
@@ -356,10 +361,11 @@ pub fn material_stats(tables: &Tables, material: Material) -> Option<MaterialSta
         let mover = index.mover_set(class);
         for (offset, waiting) in index.waiting_sets_of(mover).enumerate() {
             let weight = index.weight(class, waiting);
+            let slot = class * block + offset as u64;
             let entry = tables
-                .stored(material, class * block + offset as u64)
+                .stored(material, slot)
                 .expect("the material is in the tables");
-            stats.add(entry, weight);
+            stats.add(entry, weight, slot);
         }
         stats
     });
@@ -367,7 +373,9 @@ pub fn material_stats(tables: &Tables, material: Material) -> Option<MaterialSta
 }
 
 impl MaterialStats {
-    fn add(&mut self, entry: Entry, weight: u64) {
+    /// Count `entry`, read from `slot` (slots are added in increasing order within a
+    /// part of the count, so the first of a distance is kept).
+    fn add(&mut self, entry: Entry, weight: u64, slot: u64) {
         if weight == 0 {
             return;
         }
@@ -375,24 +383,53 @@ impl MaterialStats {
         match (entry.value(), entry.distance()) {
             (Value::Win, Some(d)) => {
                 self.wins += weight;
-                self.longest_win = self.longest_win.max(d);
+                if self.longest_win_slot.is_none() || d > self.longest_win {
+                    (self.longest_win, self.longest_win_slot) = (d, Some(slot));
+                }
             }
             (Value::Loss, Some(d)) => {
                 self.losses += weight;
-                self.longest_loss = self.longest_loss.max(d);
+                if self.longest_loss_slot.is_none() || d > self.longest_loss {
+                    (self.longest_loss, self.longest_loss_slot) = (d, Some(slot));
+                }
             }
             _ => self.draws += weight,
         }
     }
 
     fn merge(self, other: MaterialStats) -> MaterialStats {
+        let (longest_win, longest_win_slot) = longer(
+            (self.longest_win, self.longest_win_slot),
+            (other.longest_win, other.longest_win_slot),
+        );
+        let (longest_loss, longest_loss_slot) = longer(
+            (self.longest_loss, self.longest_loss_slot),
+            (other.longest_loss, other.longest_loss_slot),
+        );
         MaterialStats {
             positions: self.positions + other.positions,
             wins: self.wins + other.wins,
             draws: self.draws + other.draws,
             losses: self.losses + other.losses,
-            longest_win: self.longest_win.max(other.longest_win),
-            longest_loss: self.longest_loss.max(other.longest_loss),
+            longest_win,
+            longest_loss,
+            longest_win_slot,
+            longest_loss_slot,
         }
+    }
+}
+
+/// Of two (distance, first slot) pairs, the longer distance, and of equal ones the lower
+/// slot: the same answer whatever order the parts of a count are merged in.
+fn longer(a: (u16, Option<u64>), b: (u16, Option<u64>)) -> (u16, Option<u64>) {
+    match (a.1, b.1) {
+        (None, _) => b,
+        (_, None) => a,
+        (Some(slot_a), Some(slot_b)) => match a.0.cmp(&b.0) {
+            std::cmp::Ordering::Greater => a,
+            std::cmp::Ordering::Less => b,
+            std::cmp::Ordering::Equal if slot_a <= slot_b => a,
+            std::cmp::Ordering::Equal => b,
+        },
     }
 }

@@ -5,7 +5,7 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
-use fanorona_engine::{format_position, Board};
+use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::{
     material_stats, materials, state_path, system_of, verify_materials, BuildControl, Material,
     MaterialIndex, TableError, Tables, VerifyControl,
@@ -370,6 +370,10 @@ struct StatsLine {
     longest_win: u16,
     longest_loss: u16,
     checksum: String,
+    /// A position of the longest win (the first in the table's order), White to move.
+    longest_win_position: Option<String>,
+    /// A position of the longest loss, White to move.
+    longest_loss_position: Option<String>,
 }
 
 fn stats(scope: &Scope) -> Result<(), CliError> {
@@ -379,10 +383,19 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
         .into_iter()
         .filter_map(|material| {
             let stats = material_stats(&tables, material)?;
-            debug_assert_eq!(
-                stats.positions,
-                MaterialIndex::new(tables.board(), material).positions_before_symmetry()
-            );
+            let index = MaterialIndex::new(tables.board(), material);
+            debug_assert_eq!(stats.positions, index.positions_before_symmetry());
+            let position_at = |slot: Option<u64>| {
+                slot.map(|slot| {
+                    let (mover, waiting) = index.position(slot);
+                    let position = Position {
+                        mover,
+                        waiting,
+                        side: Color::White,
+                    };
+                    format_position(tables.board(), &position)
+                })
+            };
             Some(StatsLine {
                 material: format!("{}v{}", material.mover, material.waiting),
                 positions: stats.positions,
@@ -392,6 +405,8 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
                 longest_win: stats.longest_win,
                 longest_loss: stats.longest_loss,
                 checksum: format!("{:016x}", tables.checksum(material).unwrap_or(0)),
+                longest_win_position: position_at(stats.longest_win_slot),
+                longest_loss_position: position_at(stats.longest_loss_slot),
             })
         })
         .collect();
@@ -415,6 +430,16 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
             l.longest_loss,
             l.checksum
         );
+    }
+    println!();
+    for l in &lines {
+        let plies = [l.longest_win, l.longest_loss];
+        let positions = [&l.longest_win_position, &l.longest_loss_position];
+        for ((what, plies), position) in ["win", "loss"].iter().zip(plies).zip(positions) {
+            if let Some(position) = position {
+                println!("{}: longest {what}, {plies} plies: {position}", l.material);
+            }
+        }
     }
     Ok(())
 }
