@@ -390,8 +390,7 @@ impl Tables {
 
     /// Check the blocks of the table files that probing `positions` reads (for tables opened
     /// with [`Tables::open_for_position`] or [`Tables::open_for_leaves`]; others were checked
-    /// whole when opened). Positions
-    /// the tables do not hold are left to the probe to refuse.
+    /// whole when opened). Positions the tables do not hold are left to the probe to refuse.
     pub fn check_probes(&self, positions: &[Position]) -> Result<(), TableError> {
         for position in positions {
             let material = Material::of(position.mover, position.waiting);
