@@ -117,8 +117,7 @@ impl ListArgs {
     fn list_materials(&self, board: &Board, directory: &Path) -> (Vec<MaterialLine>, usize) {
         let rules = self.tables.rules();
         let mut lines = Vec::new();
-        // Stone counts below 2 have no materials: complete by nature.
-        let mut complete_stones = 1;
+        let (mut complete_stones, mut complete_so_far) = (0, true);
         for stones in 2..=board.points() {
             let mut layer = Vec::new();
             for material in (1..stones).map(|a| Material::new(a, stones - a)) {
@@ -143,7 +142,8 @@ impl ListArgs {
                 line.as_ref()
                     .is_some_and(|l| l.entries.is_present() && l.values.is_present())
             });
-            if whole && complete_stones == stones - 1 {
+            complete_so_far &= whole;
+            if complete_so_far {
                 complete_stones = stones;
             }
             let found: Vec<MaterialLine> = layer.into_iter().flatten().collect();
@@ -152,12 +152,6 @@ impl ListArgs {
             }
             lines.extend(found);
         }
-        // 1 means none: there is no 1-stone table.
-        let complete_stones = if complete_stones < 2 {
-            0
-        } else {
-            complete_stones
-        };
         (lines, complete_stones)
     }
 
