@@ -39,7 +39,7 @@ use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
-use filters::Filters;
+use filters::{Filters, MetMarks};
 use position_map::PositionSet;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -244,10 +244,15 @@ struct Stored {
 
 /// The positions of some of the table's slots with neither a proof nor a disproof.
 fn unresolved_in(slots: &[Slot]) -> impl Iterator<Item = Position> + '_ {
+    unresolved_with_work_in(slots).map(|(position, _)| position)
+}
+
+/// [`unresolved_in`], each with the nodes its last search spent on it.
+fn unresolved_with_work_in(slots: &[Slot]) -> impl Iterator<Item = (Position, u64)> + '_ {
     slots.iter().filter_map(|slot| {
         let numbers = slot[2];
         let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
-        (slot[1] & USED != 0 && !resolved).then(|| slot_position(slot))
+        (slot[1] & USED != 0 && !resolved).then(|| (slot_position(slot), slot[3] >> 32))
     })
 }
 
@@ -418,6 +423,8 @@ pub struct Search<'a> {
     /// How many times a child was found held since the last note of the root's numbers, by
     /// its stones (what the held set is worth, where: for choosing what it keeps).
     held_met: [AtomicU64; 65],
+    /// Which held positions it met since the last closure (kept first where the set is full).
+    met: MetMarks,
     /// Where and how often to save while searching, if at all.
     checkpoint: Option<Checkpoint>,
     /// Lists of children to reuse (see [`Search::expand`]), and the buffers of
@@ -481,12 +488,13 @@ impl<'a> Search<'a> {
             assert_eq!(tables.board(), board, "tables of another board");
         }
         let table = TranspositionTable::new(limits.memory);
+        let most_held = holds::held_bound(table.bytes());
         Search {
             board,
             rules,
             tables,
             attacker,
-            filters: Filters::new(holds::held_bound(table.bytes())),
+            filters: Filters::new(most_held),
             table,
             path: FastMap::default(),
             path_counts: vec![0; PATH_SLOTS],
@@ -511,6 +519,7 @@ impl<'a> Search<'a> {
             closures: 0,
             held: PositionSet::new(),
             held_met: std::array::from_fn(|_| AtomicU64::new(0)),
+            met: MetMarks::new(most_held),
             checkpoint: None,
             spare_children: Vec::new(),
             spare_kids: Vec::new(),
@@ -993,6 +1002,7 @@ impl<'a> Search<'a> {
     fn first_look(&self, position: &Position, hash: u64) -> Numbers {
         if self.is_held_hashed(position, hash) {
             self.held_met[stones(position) as usize].fetch_add(1, Ordering::Relaxed);
+            self.met.mark(hash);
             return Numbers {
                 extra: NO_DEPTH,
                 ..Numbers::DISPROVEN
@@ -1211,10 +1221,15 @@ impl<'a> Search<'a> {
             .max(afforded);
         self.next_closure = self.nodes + interval;
         if closure.held > 0 || seconds >= 1.0 {
-            let looked_at = match closure.cut_at_stones {
-                Some(stones) => format!("those of at most {stones} stones"),
+            let by_stones: Vec<String> = (0..closure.taken_by_stones.len())
+                .filter(|&stones| closure.taken_by_stones[stones] > 0)
+                .map(|stones| format!("{stones}: {}", closure.taken_by_stones[stones]))
+                .collect();
+            let looked_at = match closure.least_work {
+                Some(work) => format!("those searched for at least {work} nodes"),
                 None => "all".into(),
             };
+            let looked_at = format!("{looked_at} looked at, by stones {}", by_stones.join(", "));
             // Without endgame tables, closures look at positions of any number of stones.
             let within = match self.hold_stones {
                 u32::MAX => String::new(),
@@ -1222,7 +1237,7 @@ impl<'a> Search<'a> {
             };
             self.progress.note(&format!(
                 "can {:?} force a win? {} nodes; {} of {} positions{within} held together \
-                 ({} open in the table, {looked_at} looked at; {} turns between them; \
+                 ({} open in the table, {looked_at}; {} turns between them; \
                  {seconds:.1} s: listed {:.1}, turns looked at {:.1}, grouped {:.1}, \
                  eliminated {:.1}, kept {:.1})",
                 self.attacker,

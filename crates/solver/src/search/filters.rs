@@ -1,5 +1,5 @@
 //! Two bit filters in front of the search's large sets: the path-dependent disproofs and the
-//! held positions.
+//! held positions; and the marks of the held positions the search has met.
 //!
 //! Nearly every child the search looks at is in neither set, and a lookup in either is a cache
 //! miss (they cost a sixth of the 5x9 search's time before the filters). A filter says "not in
@@ -17,6 +17,7 @@ use super::zeroed_memory::ZeroedMemory;
 use crate::prefetch::prefetch;
 use fanorona_engine::hash::mix;
 use fanorona_engine::{hash, Position};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub(super) struct Filters {
     /// Per word: `[path-dependent, held]`.
@@ -118,6 +119,55 @@ impl Filters {
             for pair in self.words.iter_mut() {
                 pair[PATH_DEPENDENT] = 0;
             }
+        }
+    }
+}
+
+/// One bit per held position (from its hash, shared by chance with a few others): set when
+/// the search meets it as a child, so that a held set over its bound keeps the holds in use.
+/// Set while children are looked at in parallel, hence atomic.
+pub(super) struct MetMarks {
+    words: Vec<AtomicU64>,
+}
+
+/// Mark bits per position the held set may keep: a held position not met shares its bit with
+/// a met one for about one in eight.
+const MARK_BITS_PER_HELD: usize = 8;
+
+impl MetMarks {
+    pub(super) fn new(most_held: usize) -> MetMarks {
+        let words = (most_held * MARK_BITS_PER_HELD / 64).next_power_of_two();
+        MetMarks {
+            words: (0..words.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// The word and the bit of the position whose [`hash`] is `bits` (from the bits the
+    /// filters' places do not start from).
+    fn place(&self, bits: u64) -> (usize, u64) {
+        let spread = mix(bits.rotate_left(17));
+        (
+            (spread >> 6) as usize & (self.words.len() - 1),
+            1 << (spread & 63),
+        )
+    }
+
+    pub(super) fn mark(&self, hash: u64) {
+        let (word, bit) = self.place(hash);
+        // Read first: most marks are set already, and a write to a shared line costs more.
+        if self.words[word].load(Ordering::Relaxed) & bit == 0 {
+            self.words[word].fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    pub(super) fn is_marked(&self, position: &Position) -> bool {
+        let (word, bit) = self.place(hash(position));
+        self.words[word].load(Ordering::Relaxed) & bit != 0
+    }
+
+    pub(super) fn clear(&mut self) {
+        for word in &mut self.words {
+            *word.get_mut() = 0;
         }
     }
 }

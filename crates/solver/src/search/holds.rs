@@ -20,7 +20,7 @@
 //! turn), then, each time one is dropped, its parents are looked at again.
 
 use super::position_map::PositionMap;
-use super::{stones, unresolved_in, FastMap, Search, Slot};
+use super::{stones, unresolved_with_work_in, FastMap, Search, Slot};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Color, Position};
 use rayon::prelude::*;
@@ -73,12 +73,19 @@ struct Growth {
 }
 
 impl Growth {
-    /// A turn to a position that was unknown when its batch was looked at: a candidate the
-    /// batch added since, or a new candidate where there is room and it has few enough stones.
-    fn resolve(&mut self, child: Position, candidates: &mut Vec<Position>) -> Target {
-        if let Some(&j) = self.added.get(&child) {
-            return Target::Candidate(j);
+    /// A turn to a position that was unknown when its batch was looked at: a candidate if the
+    /// batch added it since (then every candidate added before the one being recorded is
+    /// known, however many candidates a batch looks at).
+    fn added_since(&self, child: Position, target: Target) -> Target {
+        match (target, self.added.get(&child)) {
+            (Target::Unknown, Some(&j)) => Target::Candidate(j),
+            _ => target,
         }
+    }
+
+    /// A turn to a position still unknown: a new candidate where there is room and it has few
+    /// enough stones.
+    fn add(&mut self, child: Position, candidates: &mut Vec<Position>) -> Target {
         if candidates.len() >= self.most || stones(&child) > self.max_stones {
             return Target::Unknown;
         }
@@ -105,8 +112,10 @@ pub(super) struct Closure {
     pub held: usize,
     /// The open positions the table and the path-dependent cache offered ...
     pub open: usize,
-    /// ... and, where there were too many, the most stones of those taken (fewest first).
-    pub cut_at_stones: Option<u32>,
+    /// ... and, where there were too many, the least work of those taken (most work first) ...
+    pub least_work: Option<u64>,
+    /// ... and those taken, by stones.
+    pub taken_by_stones: [usize; RANKS],
     /// The turns from one candidate to another.
     pub turns: usize,
     /// Seconds spent listing the candidates, looking at their turns, grouping the turns by
@@ -159,7 +168,9 @@ impl Search<'_> {
     /// positions of at most `max_stones` stones (see the module's documentation).
     pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
         let mut clock = PhaseClock::start();
-        let (candidates, open, cut_at_stones) = self.hold_candidates(max_stones);
+        let (candidates, open, least_work) =
+            self.hold_candidates(max_stones, self.most_candidates() / 2);
+        let taken_by_stones = count_by_stones(candidates.iter().copied());
         let listing = clock.lap();
         let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
         let looking = clock.lap();
@@ -178,11 +189,13 @@ impl Search<'_> {
             self.mark_held(position);
         }
         self.limit_held(self.most_held());
+        self.met.clear();
         Closure {
             candidates,
             held,
             open,
-            cut_at_stones,
+            least_work,
+            taken_by_stones,
             turns,
             seconds: [listing, looking, grouping, eliminating, clock.lap()],
         }
@@ -313,15 +326,33 @@ impl Search<'_> {
         held_bound(self.table.bytes())
     }
 
-    /// Keep at most `most` held positions, those with the fewest stones (where play goes round
-    /// and where the search comes back most). Those dropped are only forgotten: a later
-    /// closure may find them again.
+    /// Keep at most `most` held positions: first those the search met since the last closure,
+    /// then those with the fewest stones (where play goes round and where the search comes
+    /// back most); never those within the endgame tables (which answer first). Those dropped
+    /// are only forgotten: a later closure may find them again.
+    ///
+    /// By stones alone, a set full of 9-stone holds dropped every 10- and 11-stone hold a
+    /// closure found, while the search worked on 11-stone endgames (and kept 1.4 M 8-stone
+    /// holds that the 8-stone tables had made useless).
     pub(super) fn limit_held(&mut self, most: usize) {
         if self.held.len() <= most {
             return;
         }
-        let mut kept: Vec<Position> = self.held.positions().collect();
-        keep_fewest_stones(&mut kept, most);
+        let mut kept: Vec<Position> = self
+            .held
+            .positions()
+            .filter(|p| !self.within_tables(p))
+            .collect();
+        if kept.len() > most {
+            let rank = |p: &Position| {
+                if self.met.is_marked(p) {
+                    0
+                } else {
+                    stones(p) as usize
+                }
+            };
+            keep_lowest_ranks(&mut kept, most, rank);
+        }
         self.held = PositionMap::new();
         self.filters.clear_held();
         self.held.reserve(kept.len());
@@ -336,9 +367,14 @@ impl Search<'_> {
     }
 
     /// The unresolved positions of the table and the path-dependent disproofs, of at most
-    /// `max_stones` stones, each once; never a leaf. Also how many there were, and where too
-    /// many, the most stones of those kept.
-    fn hold_candidates(&self, max_stones: u32) -> (Vec<Position>, usize, Option<u32>) {
+    /// `max_stones` stones, each once, at most `most` of them; never a leaf. Also how many there
+    /// were, and where too many, the least work of those kept.
+    ///
+    /// Too many to close: first the path-dependent disproofs (where play went round), then
+    /// the positions the search spent the most nodes on (where it keeps coming back). Fewest
+    /// stones first, as before, filled a long 5x9 search's closures with 9-stone positions
+    /// while its line worked on 11-stone endgames, which no closure then looked at.
+    fn hold_candidates(&self, max_stones: u32, most: usize) -> (Vec<Position>, usize, Option<u64>) {
         let eligible =
             |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
         // The table holds a position at most once; a path-dependent disproof may be of a
@@ -355,34 +391,39 @@ impl Search<'_> {
             .filter(|p| !unresolved_in_table(p) && eligible(p))
             .collect();
         // Counted first and listed after: a long search's table holds hundreds of millions of
-        // them (196 M in the 8 GiB one after d2-e3A), more than fit in memory as a list. Too
-        // many to close: the fewest stones first (where play goes round). Both passes run over
-        // the table's parts in parallel, and keep what one pass in order would.
+        // them (196 M in the 8 GiB one after d2-e3A), more than fit in memory as a list. Both
+        // passes run over the table's parts in parallel, and keep what one pass in order would.
         let parts: Vec<&[Slot]> = self.table.parts().collect();
-        let counts: Vec<[usize; 65]> = parts
+        let open_in = |slots| {
+            unresolved_with_work_in(slots)
+                .filter(|(p, _)| eligible(p))
+                .map(|(p, work)| (p, work_rank(work)))
+        };
+        let counts: Vec<[usize; RANKS]> = parts
             .par_iter()
-            .map(|slots| count_by_stones(unresolved_in(slots).filter(eligible)))
+            .map(|slots| count_by_rank(open_in(slots).map(|(_, rank)| rank)))
             .collect();
-        let mut count = count_by_stones(path_dependent.iter().copied());
+        let mut count = [0; RANKS];
+        count[PATH_DEPENDENT_RANK] = path_dependent.len();
         for part in &counts {
             for (total, here) in count.iter_mut().zip(part) {
                 *total += here;
             }
         }
         let open = count.iter().sum();
-        let mut fewest = FewestStones::new(&count, self.most_candidates() / 2);
-        // Each part gets its share of the room left for positions of the threshold's stones.
-        let shares: Vec<FewestStones> = counts
+        let mut lowest = LowestRanks::new(&count, most);
+        // Each part gets its share of the room left for positions of the threshold's rank.
+        let shares: Vec<LowestRanks> = counts
             .iter()
-            .map(|part| fewest.share(part[fewest.threshold.min(64)]))
+            .map(|part| lowest.share(part[lowest.threshold.min(RANKS - 1)]))
             .collect();
         let found_in_parts: Vec<Vec<Position>> = parts
             .par_iter()
             .zip(shares)
             .map(|(slots, mut share)| {
-                unresolved_in(slots)
-                    .filter(eligible)
-                    .filter(|p| share.keeps(p))
+                open_in(slots)
+                    .filter(|&(_, rank)| share.keeps(rank))
+                    .map(|(p, _)| p)
                     .collect()
             })
             .collect();
@@ -390,10 +431,13 @@ impl Search<'_> {
         for part in found_in_parts {
             found.extend(part);
         }
-        found.extend(path_dependent.into_iter().filter(|p| fewest.keeps(p)));
-        let cut_at_stones =
-            (open > found.len()).then(|| found.iter().map(stones).max().unwrap_or(0));
-        (found, open, cut_at_stones)
+        found.extend(
+            path_dependent
+                .into_iter()
+                .filter(|_| lowest.keeps(PATH_DEPENDENT_RANK)),
+        );
+        let least_work = (open > found.len()).then(|| least_work_of_rank(lowest.threshold));
+        (found, open, least_work)
     }
 
     /// What a turn to `child` (whose [`hash`] is `hash`) leads to.
@@ -453,10 +497,23 @@ impl HoldGraph {
         turns: &mut Vec<u32>,
         attacker: Color,
     ) {
+        let is_attacker = self.candidates[i as usize].side == attacker;
+        // Positions the search never reached are added only where they can decide something:
+        // not for an attacker's position that a turn to a win already sinks, nor for a
+        // defender's that has a holding turn already (each adds a score of positions of its
+        // own, and the room for them ran out on the defender's spare turns).
+        let decided =
+            looked
+                .iter()
+                .any(|&(child, target)| match growth.added_since(child, target) {
+                    Target::Open => is_attacker,
+                    Target::Held | Target::DisprovenInTable | Target::Candidate(_) => !is_attacker,
+                    Target::Unknown => false,
+                });
         let (mut holding, mut open) = (0, false);
         for &(child, target) in looked {
-            let target = match target {
-                Target::Unknown => growth.resolve(child, &mut self.candidates),
+            let target = match growth.added_since(child, target) {
+                Target::Unknown if !decided => growth.add(child, &mut self.candidates),
                 known => known,
             };
             match target {
@@ -472,7 +529,7 @@ impl HoldGraph {
                 Target::Open | Target::Unknown => open = true,
             }
         }
-        let fails = if self.candidates[i as usize].side == attacker {
+        let fails = if is_attacker {
             open || looked.is_empty()
         } else {
             holding == 0
@@ -564,67 +621,95 @@ impl HoldGraph {
 }
 
 /// How many positions there are of each number of stones.
-pub(super) fn count_by_stones(positions: impl Iterator<Item = Position>) -> [usize; 65] {
-    let mut count = [0usize; 65];
-    for position in positions {
-        count[stones(&position) as usize] += 1;
+pub(super) fn count_by_stones(positions: impl Iterator<Item = Position>) -> [usize; RANKS] {
+    count_by_rank(positions.map(|position| stones(&position) as usize))
+}
+
+/// How many there are of each rank.
+fn count_by_rank(ranks: impl Iterator<Item = usize>) -> [usize; RANKS] {
+    let mut count = [0usize; RANKS];
+    for rank in ranks {
+        count[rank] += 1;
     }
     count
 }
 
-/// Keeps at most `most` positions of a list, those with the fewest stones, given how many there
-/// are of each number (`count`): every one of fewer stones than a threshold, and the first of
-/// those with that many, as long as there is room, in the list's order.
-struct FewestStones {
+/// The ranks a list is kept by (lowest first): a number of stones, or a class of work.
+const RANKS: usize = 65;
+
+/// A closure's candidates by rank: the path-dependent disproofs first, then by the nodes the
+/// search spent on them (the leading zeros of that count: twice the work, one rank lower).
+const PATH_DEPENDENT_RANK: usize = 0;
+
+fn work_rank(work: u64) -> usize {
+    (work.leading_zeros() as usize).max(PATH_DEPENDENT_RANK + 1)
+}
+
+/// The least work of a rank (see [`work_rank`]).
+fn least_work_of_rank(rank: usize) -> u64 {
+    match rank {
+        64.. => 0,
+        rank => 1 << (63 - rank.max(1)),
+    }
+}
+
+/// Keeps at most `most` items of a list, those of the lowest ranks, given how many there are
+/// of each rank (`count`): every one of a rank below a threshold, and the first of those of
+/// that rank, as long as there is room, in the list's order.
+struct LowestRanks {
     threshold: usize,
     room: usize,
 }
 
-impl FewestStones {
-    fn new(count: &[usize; 65], most: usize) -> FewestStones {
+impl LowestRanks {
+    fn new(count: &[usize; RANKS], most: usize) -> LowestRanks {
         let (mut threshold, mut room) = (0, most);
         while threshold < count.len() && count[threshold] <= room {
             room -= count[threshold];
             threshold += 1;
         }
-        FewestStones { threshold, room }
+        LowestRanks { threshold, room }
     }
 
-    /// The part of this one's room that a stretch of the list with `at_threshold` positions of
-    /// the threshold's stones takes, for that stretch alone; this one keeps the rest.
-    fn share(&mut self, at_threshold: usize) -> FewestStones {
+    /// The part of this one's room that a stretch of the list with `at_threshold` items of
+    /// the threshold's rank takes, for that stretch alone; this one keeps the rest.
+    fn share(&mut self, at_threshold: usize) -> LowestRanks {
         let room = self.room.min(at_threshold);
         self.room -= room;
-        FewestStones {
+        LowestRanks {
             threshold: self.threshold,
             room,
         }
     }
 
-    /// Whether to keep the next position of the list (asked once per position, in order).
-    fn keeps(&mut self, position: &Position) -> bool {
-        let here = stones(position) as usize;
-        if here == self.threshold && self.room > 0 {
+    /// Whether to keep the next item of the list, of rank `rank` (asked once per item, in
+    /// order).
+    fn keeps(&mut self, rank: usize) -> bool {
+        if rank == self.threshold && self.room > 0 {
             self.room -= 1;
             return true;
         }
-        here < self.threshold
+        rank < self.threshold
     }
 }
 
-/// Keep `most` of `positions` (more than that many), those with the fewest stones, in their
-/// order; returns the most stones kept. By counting, not sorting: there are tens of millions
-/// of them.
 /// The most positions the held set of a search with a transposition table of `table_bytes`
 /// keeps (see [`Search::most_held`]).
 pub(super) fn held_bound(table_bytes: usize) -> usize {
     (table_bytes / 8 / 32).max(1 << 20)
 }
 
-fn keep_fewest_stones(positions: &mut Vec<Position>, most: usize) -> u32 {
-    let mut fewest = FewestStones::new(&count_by_stones(positions.iter().copied()), most);
-    positions.retain(|position| fewest.keeps(position));
-    positions.iter().map(stones).max().unwrap_or(0)
+/// Keep `most` of `positions` (more than that many), those of the lowest `rank`, in their
+/// order; returns the highest rank kept. By counting, not sorting: there are tens of millions
+/// of them.
+fn keep_lowest_ranks(
+    positions: &mut Vec<Position>,
+    most: usize,
+    rank: impl Fn(&Position) -> usize,
+) -> usize {
+    let mut lowest = LowestRanks::new(&count_by_rank(positions.iter().map(&rank)), most);
+    positions.retain(|position| lowest.keeps(rank(position)));
+    positions.iter().map(rank).max().unwrap_or(0)
 }
 
 /// The most positions a closure looks at: at least this many (about 100 bytes each while it
@@ -701,13 +786,145 @@ mod tests {
     }
 
     #[test]
+    fn a_held_set_over_its_limit_keeps_the_holds_met_first_and_none_within_the_tables() {
+        let board = fanorona_engine::Board::standard();
+        let rules = fanorona_engine::Rules::default();
+        let tables = crate::Tables::build(&board, rules, 3);
+        let limits = crate::Limits {
+            nodes: 0,
+            memory: 1 << 20,
+        };
+        let progress = crate::progress::NoProgress;
+        let mut search = Search::new(
+            &board,
+            rules,
+            Some(&tables),
+            Color::White,
+            limits,
+            &progress,
+        );
+        // 2 to 8 stones (at most 5 more than the tables, as closures hold): those of at most 3
+        // lie within the tables.
+        let mut seed = 777;
+        let mut positions: Vec<Position> = (0..4_000)
+            .map(|i| Position::random_placement(&board, 1 + i % 4, 1 + i / 4 % 4, &mut seed))
+            .collect();
+        positions.sort_unstable_by_key(|p| (p.mover.0, p.waiting.0, p.side == Color::Black));
+        positions.dedup();
+        for position in &positions {
+            search.mark_held(position);
+        }
+        // A hundred of the most stones met by the search.
+        let most_stones = positions.iter().map(stones).max().unwrap();
+        let met: Vec<Position> = positions
+            .iter()
+            .filter(|p| stones(p) == most_stones)
+            .take(100)
+            .copied()
+            .collect();
+        assert_eq!(met.len(), 100);
+        for position in &met {
+            assert!(search.is_held(position));
+            search.first_look(position, hash(position));
+        }
+        let outside = positions
+            .iter()
+            .filter(|p| !search.within_tables(p))
+            .count();
+        search.limit_held(outside);
+        assert_eq!(
+            search.held.len(),
+            outside,
+            "only those within the tables dropped"
+        );
+        assert!(positions
+            .iter()
+            .all(|p| search.is_held(p) != search.within_tables(p)));
+        search.limit_held(1_000);
+        assert_eq!(search.held.len(), 1_000);
+        assert!(met.iter().all(|p| search.is_held(p)), "the met ones kept");
+        // The rest of the room to the fewest stones.
+        let most_kept = search
+            .held
+            .positions()
+            .filter(|p| !search.met.is_marked(p))
+            .map(|p| stones(&p))
+            .max()
+            .unwrap();
+        assert!(most_kept < most_stones);
+        for position in positions.iter().filter(|p| !search.met.is_marked(p)) {
+            if stones(position) < most_kept && !search.within_tables(position) {
+                assert!(
+                    search.is_held(position),
+                    "fewer stones than the most kept: kept"
+                );
+            } else if stones(position) > most_kept {
+                assert!(!search.is_held(position), "more stones, not met: dropped");
+            }
+        }
+        search.met.clear();
+        assert!(!met.iter().any(|p| search.met.is_marked(p)));
+    }
+
+    #[test]
+    fn a_closure_with_too_many_open_positions_takes_those_searched_longest() {
+        let board = fanorona_engine::Board::standard();
+        let limits = crate::Limits {
+            nodes: 0,
+            memory: 1 << 20,
+        };
+        let progress = crate::progress::NoProgress;
+        let mut search = Search::new(
+            &board,
+            fanorona_engine::Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &progress,
+        );
+        // 200 open positions in the table, searched for 1 to 2^19 nodes.
+        let mut seed = 99;
+        let open = super::super::Numbers {
+            proof: 5,
+            disproof: 7,
+            extra: 0,
+        };
+        let mut by_work = Vec::new();
+        for i in 0..200u64 {
+            let position = Position::random_placement(&board, 3, 4, &mut seed);
+            let work = (1 << (i % 20)) + i / 20;
+            search.table.put(&position, open, work);
+            by_work.push((work, position));
+        }
+        by_work.sort_unstable_by_key(|&(work, _)| std::cmp::Reverse(work));
+        let (all, count, cut) = search.hold_candidates(64, usize::MAX);
+        assert_eq!((all.len(), count, cut), (200, 200, None));
+        // Room for 35: the 30 searched for 2^17 nodes or more, and 5 of 2^16 to 2^17 - 1.
+        let (taken, count, cut) = search.hold_candidates(64, 35);
+        assert_eq!((taken.len(), count, cut), (35, 200, Some(1 << 16)));
+        for (work, position) in &by_work {
+            let is_taken = taken.contains(position);
+            if *work >= 1 << 17 {
+                assert!(is_taken, "searched for {work} nodes: taken");
+            } else if *work < 1 << 16 {
+                assert!(!is_taken, "searched for {work} nodes: left");
+            }
+        }
+    }
+
+    #[test]
     fn the_fewest_stones_are_kept_in_their_order() {
         // 9, 7, 8, 9, 7, 8, ... stones of the mover (plus one waiting), each position once.
         let positions: Vec<Position> = (0..30)
             .map(|i| with_stones([9, 7, 8][i % 3], i as u32))
             .collect();
         let mut kept = positions.clone();
-        assert_eq!(keep_fewest_stones(&mut kept, 14), 9, "the most stones kept");
+        let by_stones = |p: &Position| stones(p) as usize;
+        assert_eq!(
+            keep_lowest_ranks(&mut kept, 14, by_stones),
+            9,
+            "the most stones kept"
+        );
         // All ten of 8 stones, then the first four of 9 (tags 2, 5, 8, 11), in the list's order.
         let expected: Vec<Position> = positions
             .iter()
@@ -728,14 +945,15 @@ mod tests {
             .collect();
         let count = count_by_stones(positions.iter().copied());
         let mut one_pass = positions.clone();
-        assert_eq!(keep_fewest_stones(&mut one_pass, 16), 10);
+        let by_stones = |p: &Position| stones(p) as usize;
+        assert_eq!(keep_lowest_ranks(&mut one_pass, 16, by_stones), 10);
         for stretch in [1, 7, 13, 30] {
-            let mut whole = FewestStones::new(&count, 16);
+            let mut whole = LowestRanks::new(&count, 16);
             let mut kept: Vec<Position> = Vec::new();
             for part in positions.chunks(stretch) {
                 let here = count_by_stones(part.iter().copied());
                 let mut share = whole.share(here[whole.threshold]);
-                kept.extend(part.iter().filter(|p| share.keeps(p)));
+                kept.extend(part.iter().filter(|p| share.keeps(stones(p) as usize)));
             }
             assert_eq!(kept, one_pass, "stretches of {stretch}");
         }
@@ -764,7 +982,7 @@ mod tests {
             &progress,
         );
         assert_eq!(search.solve(&root), crate::Outcome::Unknown);
-        let (candidates, _, _) = search.hold_candidates(search.hold_stones);
+        let (candidates, _, _) = search.hold_candidates(search.hold_stones, usize::MAX);
         let (mut one_at_a_time, turns) =
             search.hold_graph(candidates.clone(), search.hold_stones, 1);
         one_at_a_time.group_parents(&turns, 1);
