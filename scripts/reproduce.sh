@@ -28,7 +28,8 @@ memory=${MEMORY:-2048}
 mkdir -p "$proofs"
 
 cargo build --release --quiet
-bin=target/release/fanorona
+bin=${CARGO_TARGET_DIR:-target}/release/fanorona
+[ -x "$bin" ] || { echo "reproduce: no fanorona binary at $bin after the build" >&2; exit 1; }
 
 field() { # field NAME JSON: the value of a top-level field of a one-line JSON document
     sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
@@ -100,15 +101,24 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
     [ -n "$position" ] && where=(--position "$position")
     local built=0
     if [ "$stones" -gt 0 ]; then
-        built=$(field seconds "$("$bin" tables build --board "$board" --stones "$stones" \
-            --tables "$tables" --json 2>/dev/null)")
+        local build
+        build=$("$bin" tables build --board "$board" --stones "$stones" --tables "$tables" \
+            --json 2>/dev/null) || {
+            echo "reproduce: the $board tables of $stones stones failed to build" >&2
+            exit 1
+        }
+        built=$(field seconds "$build")
     fi
     local certificate="$proofs/$name.proof"
     rm -f "$certificate"
     local report
     report=$("$bin" solve "${where[@]}" --tables "$tables" --stones "$stones" \
         --certificate "$certificate" --max-nodes "$max_nodes" --memory "$memory" --json \
-        2>/dev/null) || true
+        2>/dev/null) || true # not settled within the limits: still a report, value unknown
+    if [ -z "$report" ]; then
+        echo "reproduce: fanorona solve gave no report for $name" >&2
+        exit 1
+    fi
     local value nodes seconds check confirmed
     value=$(field value "$report")
     nodes=$(field nodes "$report")
