@@ -745,22 +745,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_held_set_over_its_limit_keeps_the_fewest_stones() {
-        let board = fanorona_engine::Board::standard();
+    /// A search of White's with a small table, for the tests of its held set and candidates.
+    fn small_search<'a>(
+        board: &'a fanorona_engine::Board,
+        tables: Option<&'a crate::Tables>,
+        progress: &'a crate::progress::NoProgress,
+    ) -> Search<'a> {
         let limits = crate::Limits {
             nodes: 0,
             memory: 1 << 20,
         };
+        let rules = fanorona_engine::Rules::default();
+        Search::new(board, rules, tables, Color::White, limits, progress)
+    }
+
+    #[test]
+    fn a_held_set_over_its_limit_keeps_the_fewest_stones() {
+        let board = fanorona_engine::Board::standard();
         let progress = crate::progress::NoProgress;
-        let mut search = Search::new(
-            &board,
-            fanorona_engine::Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &progress,
-        );
+        let mut search = small_search(&board, None, &progress);
         // 3,000 random positions of 2 to 16 stones.
         let mut seed = 12345;
         let positions: Vec<Position> = (0..3_000)
@@ -790,19 +793,8 @@ mod tests {
         let board = fanorona_engine::Board::standard();
         let rules = fanorona_engine::Rules::default();
         let tables = crate::Tables::build(&board, rules, 3);
-        let limits = crate::Limits {
-            nodes: 0,
-            memory: 1 << 20,
-        };
         let progress = crate::progress::NoProgress;
-        let mut search = Search::new(
-            &board,
-            rules,
-            Some(&tables),
-            Color::White,
-            limits,
-            &progress,
-        );
+        let mut search = small_search(&board, Some(&tables), &progress);
         // 2 to 8 stones (at most 5 more than the tables, as closures hold): those of at most 3
         // lie within the tables.
         let mut seed = 777;
@@ -869,19 +861,8 @@ mod tests {
     #[test]
     fn a_closure_with_too_many_open_positions_takes_those_searched_longest() {
         let board = fanorona_engine::Board::standard();
-        let limits = crate::Limits {
-            nodes: 0,
-            memory: 1 << 20,
-        };
         let progress = crate::progress::NoProgress;
-        let mut search = Search::new(
-            &board,
-            fanorona_engine::Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &progress,
-        );
+        let mut search = small_search(&board, None, &progress);
         // 200 open positions in the table, searched for 1 to 2^19 nodes.
         let mut seed = 99;
         let open = super::super::Numbers {
