@@ -378,7 +378,7 @@ impl Search<'_> {
         let eligible =
             |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
         // The table holds a position at most once; a path-dependent disproof may be of a
-        // position the table also holds unresolved. Those come after the table's.
+        // position the table also holds unresolved: that one is taken from the table.
         let unresolved_in_table = |p: &Position| {
             self.table
                 .get(p)
@@ -417,25 +417,32 @@ impl Search<'_> {
             .iter()
             .map(|part| lowest.share(part[lowest.threshold.min(RANKS - 1)]))
             .collect();
-        let found_in_parts: Vec<Vec<Position>> = parts
+        let found_in_parts: Vec<ByRank> = parts
             .par_iter()
             .zip(shares)
             .map(|(slots, mut share)| {
-                open_in(slots)
-                    .filter(|&(_, rank)| share.keeps(rank))
-                    .map(|(p, _)| p)
-                    .collect()
+                ByRank::of(open_in(slots).filter(|&(_, rank)| share.keeps(rank)))
             })
             .collect();
-        let mut found = Vec::with_capacity(found_in_parts.iter().map(Vec::len).sum());
-        for part in found_in_parts {
-            found.extend(part);
-        }
-        found.extend(
-            path_dependent
-                .into_iter()
-                .filter(|_| lowest.keeps(PATH_DEPENDENT_RANK)),
+        // In order of rank (the path-dependent ones first, then the most work), so that where
+        // the room for unreached positions runs out, it went to those the search works on.
+        let path_dependent: Vec<Position> = path_dependent
+            .into_iter()
+            .filter(|_| lowest.keeps(PATH_DEPENDENT_RANK))
+            .collect();
+        let mut found = Vec::with_capacity(
+            path_dependent.len()
+                + found_in_parts
+                    .iter()
+                    .map(|p| p.positions.len())
+                    .sum::<usize>(),
         );
+        found.extend(path_dependent);
+        for rank in 0..RANKS {
+            for part in &found_in_parts {
+                found.extend_from_slice(part.of_rank(rank));
+            }
+        }
         let least_work = (open > found.len()).then(|| least_work_of_rank(lowest.threshold));
         (found, open, least_work)
     }
@@ -693,6 +700,37 @@ impl LowestRanks {
     }
 }
 
+/// A list of positions sorted by rank (stably: in their order within a rank).
+struct ByRank {
+    positions: Vec<Position>,
+    /// Where each rank's positions start, and their end.
+    starts: [usize; RANKS + 1],
+}
+
+impl ByRank {
+    /// A counting sort of `ranked` by rank.
+    fn of(ranked: impl Iterator<Item = (Position, usize)>) -> ByRank {
+        let ranked: Vec<(Position, usize)> = ranked.collect();
+        let count = count_by_rank(ranked.iter().map(|&(_, rank)| rank));
+        let mut starts = [0; RANKS + 1];
+        for rank in 0..RANKS {
+            starts[rank + 1] = starts[rank] + count[rank];
+        }
+        let mut next = starts;
+        // Every slot is written below: the copy in the list's order only sizes it.
+        let mut positions: Vec<Position> = ranked.iter().map(|&(position, _)| position).collect();
+        for (position, rank) in ranked {
+            positions[next[rank]] = position;
+            next[rank] += 1;
+        }
+        ByRank { positions, starts }
+    }
+
+    fn of_rank(&self, rank: usize) -> &[Position] {
+        &self.positions[self.starts[rank]..self.starts[rank + 1]]
+    }
+}
+
 /// The most positions the held set of a search with a transposition table of `table_bytes`
 /// keeps (see [`Search::most_held`]).
 pub(super) fn held_bound(table_bytes: usize) -> usize {
@@ -883,6 +921,13 @@ mod tests {
         // Room for 35: the 30 searched for 2^17 nodes or more, and 5 of 2^16 to 2^17 - 1.
         let (taken, count, cut) = search.hold_candidates(64, 35);
         assert_eq!((taken.len(), count, cut), (35, 200, Some(1 << 16)));
+        let work_of = |p: &Position| by_work.iter().find(|(_, q)| q == p).unwrap().0;
+        assert!(
+            taken
+                .windows(2)
+                .all(|w| work_rank(work_of(&w[0])) <= work_rank(work_of(&w[1]))),
+            "the most work first"
+        );
         for (work, position) in &by_work {
             let is_taken = taken.contains(position);
             if *work >= 1 << 17 {
