@@ -939,6 +939,75 @@ mod tests {
     }
 
     #[test]
+    fn unreached_positions_are_added_only_where_they_can_decide() {
+        let attacker = Color::White;
+        let mut defending = with_stones(5, 0);
+        defending.side = Color::Black;
+        let attacking = with_stones(5, 1);
+        let (a, b) = (with_stones(4, 2), with_stones(4, 3));
+        // Each case: whose position, what its turns to a and b were found to lead to, and how
+        // many of the two are added as candidates.
+        let cases = [
+            (
+                attacking,
+                [Target::Open, Target::Unknown],
+                0,
+                "a win already sinks it",
+            ),
+            (
+                attacking,
+                [Target::Held, Target::Unknown],
+                1,
+                "b must be answered too",
+            ),
+            (
+                defending,
+                [Target::Held, Target::Unknown],
+                0,
+                "a holds already",
+            ),
+            (
+                defending,
+                [Target::Candidate(0), Target::Unknown],
+                0,
+                "a may hold",
+            ),
+            (
+                defending,
+                [Target::Open, Target::Unknown],
+                1,
+                "b is its only hope",
+            ),
+            (
+                defending,
+                [Target::Unknown, Target::Unknown],
+                2,
+                "either may hold",
+            ),
+        ];
+        for (position, targets, added, why) in cases {
+            let mut graph = HoldGraph {
+                candidates: vec![position],
+                alive: Vec::new(),
+                holding_turns: Vec::new(),
+                parent_start: Vec::new(),
+                parents: Vec::new(),
+                failed: Vec::new(),
+                relied: Vec::new(),
+            };
+            let mut growth = Growth {
+                index: PositionMap::new(),
+                added: FastMap::default(),
+                most: 100,
+                max_stones: 64,
+            };
+            let looked = [(a, targets[0]), (b, targets[1])];
+            graph.record(0, &looked, &mut growth, &mut Vec::new(), attacker);
+            assert_eq!(graph.candidates.len() - 1, added, "{why}");
+        }
+    }
+
+    #[test]
     fn the_fewest_stones_are_kept_in_their_order() {
         // 9, 7, 8, 9, 7, 8, ... stones of the mover (plus one waiting), each position once.
         let positions: Vec<Position> = (0..30)
