@@ -421,7 +421,7 @@ pub struct Search<'a> {
     /// that no collision there loses them.
     held: PositionSet,
     /// How many times a child was found held since the last note of the root's numbers, by
-    /// its stones (what the held set is worth, where: for choosing what it keeps).
+    /// its stones (what the held set is worth, where: for the progress notes).
     held_met: [AtomicU64; 65],
     /// Which held positions it met since the last closure (kept first where the set is full).
     met: MetMarks,

@@ -142,8 +142,8 @@ impl MetMarks {
         }
     }
 
-    /// The word and the bit of the position whose [`hash`] is `bits` (from the bits the
-    /// filters' places do not start from).
+    /// The word and the bit of the position whose [`hash`] is `bits` (from a mix of its own,
+    /// apart from the filters' places).
     fn place(&self, bits: u64) -> (usize, u64) {
         let spread = mix(bits.rotate_left(17));
         (

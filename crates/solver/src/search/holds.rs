@@ -443,7 +443,15 @@ impl Search<'_> {
                 found.extend_from_slice(part.of_rank(rank));
             }
         }
-        let least_work = (open > found.len()).then(|| least_work_of_rank(lowest.threshold));
+        // The least work taken: of the highest rank any part kept (the threshold's, unless its
+        // room ran out before it).
+        let highest_kept = (0..RANKS).rev().find(|&rank| {
+            found_in_parts
+                .iter()
+                .any(|part| !part.of_rank(rank).is_empty())
+        });
+        let least_work = (open > found.len())
+            .then(|| least_work_of_rank(highest_kept.unwrap_or(PATH_DEPENDENT_RANK)));
         (found, open, least_work)
     }
 
@@ -652,7 +660,8 @@ fn work_rank(work: u64) -> usize {
     (work.leading_zeros() as usize).max(PATH_DEPENDENT_RANK + 1)
 }
 
-/// The least work of a rank (see [`work_rank`]).
+/// The least work of a rank (see [`work_rank`]); of the path-dependent rank, that of the next
+/// (a cut there would need more of them than their cache ever holds).
 fn least_work_of_rank(rank: usize) -> u64 {
     match rank {
         64.. => 0,
