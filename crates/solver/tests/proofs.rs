@@ -312,3 +312,30 @@ fn certificates_of_format_version_1_are_still_read() {
     let error = Certificate::from_bytes(&future).unwrap_err().to_string();
     assert!(error.contains("format version 9"), "{error}");
 }
+
+#[test]
+fn a_win_read_off_a_crowded_table_never_loops() {
+    // With a transposition table far too small, proofs are overwritten and found again with
+    // other heights; following the least height then went round a loop (the checker refused
+    // the strategy). The 9x3 start with 1 MiB did so before the extraction learned to give
+    // up a turn that loops.
+    let board = Board::new(9, 3).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 6);
+    let start = Position::standard_start(&board);
+    for memory in [1 << 20, 16 << 20] {
+        let setup = SolveSetup {
+            limits: Limits {
+                nodes: 2_000_000,
+                memory,
+            },
+            ..setup(&board, Some(&tables))
+        };
+        let solution = solve(&setup, &start).unwrap();
+        assert_eq!(solution.value, Some(Value::Win));
+        let certificate = solution.certificate.expect("a certificate");
+        assert_eq!(
+            check(&certificate, Some(&tables)).unwrap().value,
+            Some(Value::Win)
+        );
+    }
+}
