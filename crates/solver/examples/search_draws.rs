@@ -1,30 +1,90 @@
-//! How many nodes proof-number search needs on random 5x9 positions of four stones, searched
-//! over the tables of up to three: `cargo run --release -p fanorona-solver --example search_draws
-//! [COUNT] [--no-certificate]`. Each certificate is checked, and each value compared with the
-//! 4-stone tables; only the draws are printed (wins and losses settle in a few nodes), then a
-//! summary.
+//! How many nodes proof-number search needs on random 5x9 positions, searched over the tables
+//! of one stone fewer: `cargo run --release -p fanorona-solver --example search_draws [COUNT]
+//! [--no-certificate] [--tables DIR --material WvB] [--nodes N]`. Each certificate is checked,
+//! and each value compared with the tables of the positions' own stones; only the draws are
+//! printed (wins and losses settle in a few nodes), then a summary. By default the positions
+//! are of two stones against two, and the tables of up to three and four stones are built in
+//! memory; with `--tables DIR` they are opened there (built with `fanorona tables build`), for
+//! positions of `--material` (White's stones v Black's, e.g. 3v3).
 
 use fanorona_engine::{format_position, Board, Position, Rules, Value};
 use fanorona_solver::{check, solve, Limits, NoProgress, SolveSetup, Tables};
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// What the command line asks for.
+struct Options {
+    count: usize,
+    certificate: bool,
+    tables: Option<PathBuf>,
+    white: u32,
+    black: u32,
+    nodes: u64,
+}
+
+fn options() -> Options {
+    let mut options = Options {
+        count: 20,
+        certificate: true,
+        tables: None,
+        white: 2,
+        black: 2,
+        nodes: 5_000_000,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        match arg.as_str() {
+            "--no-certificate" => options.certificate = false,
+            "--tables" => options.tables = Some(PathBuf::from(value())),
+            "--nodes" => options.nodes = value().parse().expect("--nodes N"),
+            "--material" => {
+                let material = value();
+                let (white, black) = material.split_once('v').expect("--material WvB");
+                options.white = white.parse().expect("--material WvB");
+                options.black = black.parse().expect("--material WvB");
+            }
+            count => options.count = count.parse().expect("COUNT, a number"),
+        }
+    }
+    options
+}
 
 fn main() {
     let board = Board::standard();
-    let small = Tables::build(&board, Rules::default(), 3);
-    let full = Tables::build(&board, Rules::default(), 4);
-    let count: usize = std::env::args().nth(1).map_or(20, |a| a.parse().unwrap());
-    let certificate = std::env::args().nth(2).is_none();
+    let Options {
+        count,
+        certificate,
+        tables,
+        white,
+        black,
+        nodes: node_limit,
+    } = options();
+    let stones = (white + black) as usize;
+    let (small, full) = match &tables {
+        None => (
+            Tables::build(&board, Rules::default(), stones - 1),
+            Tables::build(&board, Rules::default(), stones),
+        ),
+        Some(directory) => {
+            let open = |stones| {
+                Tables::open(&board, Rules::default(), stones, None, directory)
+                    .unwrap_or_else(|e| panic!("the tables in {}: {e}", directory.display()))
+            };
+            (open(stones - 1), open(stones))
+        }
+    };
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let (mut draws, mut settled, mut wrong, mut nodes) = (0, 0, 0, 0);
     let clock = Instant::now();
     for _ in 0..count {
-        let position = Position::random_placement(&board, 2, 2, &mut seed);
+        let position = Position::random_placement(&board, white, black, &mut seed);
         let setup = SolveSetup {
             board: &board,
             rules: Rules::default(),
             tables: Some(&small),
             limits: Limits {
-                nodes: 5_000_000,
+                nodes: node_limit,
                 memory: 64 << 20,
             },
             certificate,
