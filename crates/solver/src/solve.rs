@@ -20,6 +20,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod real_heights;
+
 /// Search stacks grow with the length of the lines searched; give them room.
 const SEARCH_STACK: usize = 1 << 30;
 
@@ -392,13 +394,17 @@ fn extract(
         handed_to_search: 0,
         progress,
     };
-    if extraction.cover(root)? == Covered::Loop {
-        return Err(ExtractError(
-            "every winning turn the search knows at the root leads round a loop".into(),
-        ));
-    }
-    let mut strategy: Vec<(Node, Option<Node>)> = extraction
-        .strategy
+    let strategy = match extraction.cover(root)? {
+        Covered::Done => extraction.strategy,
+        Covered::Loop => {
+            progress.note(
+                "certificate: the least proof heights lead round a loop (heights gone stale \
+                 where the table overwrote proofs); working out the real heights",
+            );
+            real_heights::winning_strategy(search, root, strategist, progress)?
+        }
+    };
+    let mut strategy: Vec<(Node, Option<Node>)> = strategy
         .into_iter()
         .map(|(position, choice)| (Node::of(&position), choice.map(|c| Node::of(&c))))
         .collect();
@@ -410,10 +416,6 @@ fn extract(
     })
 }
 
-/// How many times a position of a win is searched again while every turn found leads round a
-/// loop, before the turn above it is given up.
-const SEARCHES_AGAIN: usize = 8;
-
 /// How many positions of a strategy being read off between two notes.
 const STRATEGY_REPORT: usize = 1 << 20;
 
@@ -423,7 +425,7 @@ enum Covered {
     /// The strategy covers it, and everything it leads to.
     Done,
     /// (A win only.) The defender can come back to a position still being covered above:
-    /// with this choice the strategy could go round for ever, which is no win.
+    /// the strategy would go round for ever, which is no win.
     Loop,
 }
 
@@ -453,8 +455,8 @@ impl Extraction<'_, '_> {
     }
 
     /// Make sure the strategy covers `position`, which must have the wanted outcome. For a
-    /// hold, a position met again is covered (a repetition is a draw); for a win it is a loop,
-    /// and the turn above that led to it is given up for another.
+    /// hold, a position met again is covered (a repetition is a draw); for a win, one still
+    /// being covered above is a loop, and the whole reading off gives up.
     fn cover(&mut self, position: &Position) -> Result<Covered, ExtractError> {
         if self.strategy.contains_key(position) {
             let looped = self.proof && self.being_covered.contains(position);
@@ -466,47 +468,24 @@ impl Extraction<'_, '_> {
         }
         let mut next = Vec::new();
         children(self.search_board(), position, &mut next);
-        let covered = if position.side == self.strategist {
-            self.cover_a_choice(position, &next)?
+        let choice = if position.side == self.strategist {
+            Some(self.choose(position, &next)?)
         } else {
-            self.under(position, None, |this| this.cover_each(&next))?
+            None
         };
-        if covered == Covered::Loop {
-            // The proof the search stored here leads round a loop from this path (its heights
-            // went stale when entries were overwritten and found again): search it afresh.
-            self.strategy.remove(position);
-            self.search.forget(position);
-        }
-        Ok(covered)
+        self.join(position, choice);
+        self.being_covered.insert(*position);
+        self.search.enter_above(position);
+        let covered = match choice {
+            Some(choice) => self.cover(&choice),
+            None => self.cover_each(&next),
+        };
+        self.search.leave_above(position);
+        self.being_covered.remove(position);
+        covered
     }
 
-    /// Cover the strategist's `position` with one of its turns: those the search's table
-    /// knows keep the result, best first, then (for a win, while they all lead round loops)
-    /// those found by searching it again with the strategy's path above it.
-    fn cover_a_choice(
-        &mut self,
-        position: &Position,
-        next: &[Position],
-    ) -> Result<Covered, ExtractError> {
-        let mut candidates = self.known_choices(next);
-        for _ in 0..=SEARCHES_AGAIN {
-            if candidates.is_empty() {
-                match self.search_again(position)? {
-                    Some(choice) => candidates.push(choice),
-                    None => return Ok(Covered::Loop),
-                }
-            }
-            for choice in std::mem::take(&mut candidates) {
-                let covered = self.under(position, Some(choice), |this| this.cover(&choice))?;
-                if covered == Covered::Done {
-                    return Ok(Covered::Done);
-                }
-            }
-        }
-        Ok(Covered::Loop)
-    }
-
-    /// The other side's turns at a position: every one of them.
+    /// Every turn of the strategist's opponent at a position.
     fn cover_each(&mut self, next: &[Position]) -> Result<Covered, ExtractError> {
         for child in next {
             if self.cover(child)? == Covered::Loop {
@@ -514,27 +493,6 @@ impl Extraction<'_, '_> {
             }
         }
         Ok(Covered::Done)
-    }
-
-    /// Run `body` with `position` in the strategy (with `choice`) and on the path being
-    /// covered, as the search's path too.
-    fn under(
-        &mut self,
-        position: &Position,
-        choice: Option<Position>,
-        body: impl FnOnce(&mut Self) -> Result<Covered, ExtractError>,
-    ) -> Result<Covered, ExtractError> {
-        if self.strategy.contains_key(position) {
-            self.strategy.insert(*position, choice);
-        } else {
-            self.join(position, choice);
-        }
-        self.being_covered.insert(*position);
-        self.search.enter_above(position);
-        let covered = body(self);
-        self.search.leave_above(position);
-        self.being_covered.remove(position);
-        covered
     }
 
     fn join(&mut self, position: &Position, choice: Option<Position>) {
@@ -568,56 +526,45 @@ impl Extraction<'_, '_> {
         }
     }
 
-    /// The strategist's turns worth trying that the search's table knows keep the result,
-    /// best first: for a hold, a turn back into the strategy, else one the table knows holds;
-    /// for a win, every turn the table knows wins (leaves first, then by least proof height),
-    /// but none to a position still being covered above.
-    fn known_choices(&self, next: &[Position]) -> Vec<Position> {
+    /// The strategist's turn at `position`: a leaf that settles it, else (for a hold) a turn
+    /// back into the strategy, else the child with the wanted outcome in the search's table
+    /// (for a win, the one of least proof height, so that the strategy never loops where the
+    /// stored heights agree).
+    fn choose(&mut self, position: &Position, next: &[Position]) -> Result<Position, ExtractError> {
         let wanted = self.wanted();
-        let mut known: Vec<(u32, Position)> = Vec::new();
+        let mut best: Option<(u32, Position)> = None;
         for child in next {
             if !self.proof && self.strategy.contains_key(child) {
-                return vec![*child];
-            }
-            if self.proof && self.being_covered.contains(child) {
-                continue;
+                return Ok(*child);
             }
             if let Some((outcome, height)) = self.search.known(child) {
                 let height = if self.is_leaf(child) { 0 } else { height };
-                if outcome == wanted {
-                    known.push((height, *child));
+                if outcome == wanted && best.is_none_or(|(h, _)| height < h) {
+                    best = Some((height, *child));
                 }
             }
         }
-        // Stable: among equal heights, the order of the turns.
-        known.sort_by_key(|&(height, _)| height);
-        if !self.proof {
-            known.truncate(1);
+        if let Some((_, child)) = best {
+            return Ok(child);
         }
-        known.into_iter().map(|(_, child)| child).collect()
-    }
-
-    /// Search `position` again, with the strategy's path above it (a result that relied on
-    /// the path, one overwritten, or a win whose known turns all led round loops), and take
-    /// the turn that settles it. For a hold, every position already in the strategy is as
-    /// good as a repetition: the strategy will cover it, and loops are draws. A win that is
-    /// no win with this path above is `None`: the turn above must change.
-    fn search_again(&mut self, position: &Position) -> Result<Option<Position>, ExtractError> {
+        // The table does not know (a result that relied on the path, or one overwritten):
+        // search this position again, with the strategy's path above it, and take the turn
+        // that settles it. For a hold, every position already in the strategy is as good as a
+        // repetition: the strategy will cover it, and loops are draws.
         if !self.proof {
             let new = &self.joined[self.handed_to_search..];
             self.search.cover_also(new.iter().copied());
             self.handed_to_search = self.joined.len();
         }
-        let found = if self.search.solve(position) == self.wanted() {
+        let found = if self.search.solve(position) == wanted {
             self.search.root_choice()
         } else {
             None
         };
-        if found.is_none() && !self.proof {
-            return Err(ExtractError(format!(
+        found.ok_or_else(|| {
+            ExtractError(format!(
                 "no turn of the strategist keeps the result at {position:?}"
-            )));
-        }
-        Ok(found)
+            ))
+        })
     }
 }
