@@ -416,9 +416,13 @@ pub struct Search<'a> {
     stop: Option<&'a AtomicBool>,
     progress: &'a dyn Progress,
     reported: u64,
-    /// The root's numbers as last combined (see [`Search::numbers_on_the_path`] for those of
-    /// a search under way).
+    /// The root's numbers as last combined, for the periodic report of a long search ...
     root_numbers: (Number, Number),
+    /// ... and what each node on the path above the one being expanded chose, from the root
+    /// down: the root's combined numbers only change when a child returns, which on a long
+    /// search's first plies can take billions of nodes; these give the numbers as they
+    /// stand now.
+    frames: Vec<Frame>,
     /// Held sets are closed (see [`holds`]) among positions of at most this many stones ...
     hold_stones: u32,
     /// ... when the node count reaches this; the interval doubles with the nodes of this run.
@@ -525,6 +529,7 @@ impl<'a> Search<'a> {
             progress,
             reported: 0,
             root_numbers: (1, 1),
+            frames: Vec::new(),
             hold_stones: tables.map_or(u32::MAX, |t| t.max_stones() as u32 + HOLD_STONES_ABOVE),
             next_closure: FIRST_CLOSURE,
             run_start: 0,
@@ -1149,6 +1154,8 @@ impl<'a> Search<'a> {
             }
             let (best, child_proof_limit, child_disproof_limit) =
                 select(or_node, kids, numbers, proof_limit, disproof_limit);
+            self.frames.truncate((depth - self.root_depth) as usize);
+            self.frames.push(Frame::of(or_node, kids, best));
             let child = kids[best].position;
             match self.expand(&child, child_proof_limit, child_disproof_limit, depth + 1) {
                 Ok(numbers) => kids[best].numbers = numbers,
@@ -1337,49 +1344,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The (proof, disproof) numbers of each position on the path being searched, from the
-    /// root down, as they stand: each one's children as the table knows them, but the one on
-    /// the path, whose numbers are those just worked out below it. (The root's own numbers are
-    /// combined again only when a child returns, which on a long search's first plies can
-    /// take billions of nodes.)
-    fn numbers_on_the_path(&self) -> Vec<(Number, Number)> {
-        let mut path: Vec<(u32, Position)> = self
-            .path
-            .iter()
-            .filter(|&(_, &depth)| depth >= self.root_depth)
-            .map(|(position, &depth)| (depth, *position))
-            .collect();
-        path.sort_unstable_by_key(|&(depth, _)| depth);
-        let mut next = Vec::new();
-        let mut kids = Vec::new();
-        let mut below: Option<(Position, Numbers)> = None;
-        let mut numbers = Vec::with_capacity(path.len());
-        for &(_, position) in path.iter().rev() {
-            next.clear();
-            children(self.board, &position, &mut next);
-            kids.clear();
-            kids.extend(next.iter().map(|child| Child {
-                position: *child,
-                numbers: match below {
-                    Some((on_path, numbers)) if on_path == *child => numbers,
-                    _ => self.first_look(child, hash(child)),
-                },
-            }));
-            let combined = combine(position.side == self.attacker, &kids);
-            numbers.push((combined.proof, combined.disproof));
-            below = Some((position, combined));
-        }
-        numbers.reverse();
-        numbers
-    }
-
     fn count_node(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
         if self.nodes - self.reported >= REPORT_EVERY {
             self.progress.advance(self.nodes - self.reported);
             self.reported = self.nodes;
             if self.nodes % NOTE_EVERY < REPORT_EVERY {
-                let live = self.numbers_on_the_path();
+                let live = live_numbers(&self.frames);
                 let (proof, disproof) = live.first().copied().unwrap_or(self.root_numbers);
                 let plies: Vec<String> = live
                     .iter()
@@ -1410,6 +1381,66 @@ impl<'a> Search<'a> {
 
 /// How many plies below the root the periodic notes give the numbers of.
 const NOTED_PLIES: usize = 4;
+
+/// One node on the path being searched: the numbers of the child it chose, and what its other
+/// children add up to (the least of the numbers it minimises, the sum of those it sums).
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    or_node: bool,
+    chosen: Numbers,
+    others_least: Number,
+    others_sum: Number,
+}
+
+impl Frame {
+    fn of(or_node: bool, kids: &[Child], chosen: usize) -> Frame {
+        let (mut least, mut sum) = (INFINITE, 0);
+        let others = kids.iter().enumerate().filter(|&(i, _)| i != chosen);
+        for (_, kid) in others {
+            let (minimised, summed) = if or_node {
+                (kid.numbers.proof, kid.numbers.disproof)
+            } else {
+                (kid.numbers.disproof, kid.numbers.proof)
+            };
+            least = least.min(minimised);
+            sum = add(sum, summed);
+        }
+        Frame {
+            or_node,
+            chosen: kids[chosen].numbers,
+            others_least: least,
+            others_sum: sum,
+        }
+    }
+
+    /// This node's (proof, disproof) numbers with `child`'s as its chosen child's.
+    fn with_child(&self, (proof, disproof): (Number, Number)) -> (Number, Number) {
+        if self.or_node {
+            (self.others_least.min(proof), add(self.others_sum, disproof))
+        } else {
+            (add(self.others_sum, proof), self.others_least.min(disproof))
+        }
+    }
+}
+
+/// The (proof, disproof) numbers of each node on the path `frames` describe, from the root
+/// down, with the node being expanded at the bottom counted as its parent last saw it.
+fn live_numbers(frames: &[Frame]) -> Vec<(Number, Number)> {
+    let Some(last) = frames.last() else {
+        return Vec::new();
+    };
+    let mut below = (last.chosen.proof, last.chosen.disproof);
+    let mut live: Vec<(Number, Number)> = frames
+        .iter()
+        .rev()
+        .map(|frame| {
+            below = frame.with_child(below);
+            below
+        })
+        .collect();
+    live.reverse();
+    live
+}
 
 /// The one child that settles a resolved node: the lowest proven child of a proven OR node,
 /// the disproven child that relies least on the path of a disproven AND node.
@@ -1734,57 +1765,33 @@ mod tests {
     }
 
     #[test]
-    fn the_path_gives_each_position_its_numbers_as_they_stand() {
-        let board = Board::new(3, 5).unwrap();
-        let progress = crate::progress::NoProgress;
-        let limits = Limits {
-            nodes: 10,
-            memory: 1 << 16,
+    fn the_path_gives_each_node_its_numbers_as_they_stand() {
+        let kids = [kid(3, 40), kid(7, 2), kid(5, 9), kid(INFINITE, 0)];
+        for or_node in [true, false] {
+            let node = combine(or_node, &kids);
+            for chosen in 0..kids.len() {
+                let frame = Frame::of(or_node, &kids, chosen);
+                let numbers = kids[chosen].numbers;
+                assert_eq!(
+                    frame.with_child((numbers.proof, numbers.disproof)),
+                    (node.proof, node.disproof),
+                    "or node {or_node}, child {chosen}"
+                );
+            }
+        }
+        // The root (an OR node) chose its first child, an AND node that chose its second:
+        // when that grandchild's numbers change, both nodes above see it at once.
+        let open = &kids[..3];
+        let mut below = Frame::of(false, open, 1);
+        below.chosen = Numbers {
+            proof: 100,
+            disproof: 1,
+            extra: 0,
         };
-        let mut search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &progress,
-        );
-        let root = Position::standard_start(&board);
-        let mut turns = Vec::new();
-        children(&board, &root, &mut turns);
-        let child = turns[0];
-        // Nothing searched yet: every position not on the path starts at its first numbers.
-        let first = |position: &Position, on_path: Option<(&Position, Numbers)>| {
-            let mut next = Vec::new();
-            children(&board, position, &mut next);
-            let kids: Vec<Child> = next
-                .iter()
-                .map(|c| Child {
-                    position: *c,
-                    numbers: match on_path {
-                        Some((p, numbers)) if p == c => numbers,
-                        _ => search.leaf(c).unwrap_or_else(|| search.initial_numbers(c)),
-                    },
-                })
-                .collect();
-            combine(position.side == Color::White, &kids)
-        };
-        let child_numbers = first(&child, None);
-        let root_numbers = first(&root, Some((&child, child_numbers)));
-        search.enter_above(&root);
-        search.enter_above(&child);
-        assert_eq!(
-            search.numbers_on_the_path(),
-            vec![
-                (root_numbers.proof, root_numbers.disproof),
-                (child_numbers.proof, child_numbers.disproof)
-            ]
-        );
-        // The path's child counts with the numbers below it, not as a repetition.
-        assert_ne!(root_numbers.disproof, 0);
-        search.leave_above(&child);
-        search.leave_above(&root);
-        assert!(search.numbers_on_the_path().is_empty());
+        let root = Frame::of(true, open, 0);
+        let and_node = (100 + 3 + 5, 1);
+        let or_root = (5, 2 + 9 + 1);
+        assert_eq!(live_numbers(&[root, below]), vec![or_root, and_node]);
     }
 
     #[test]
