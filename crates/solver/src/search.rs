@@ -581,7 +581,8 @@ impl<'a> Search<'a> {
     }
 
     /// Forget what the transposition table holds about `position`, so that it is searched
-    /// again when next met (a proof whose stored strategy led round a loop; see `solve`).
+    /// again when next met (a proof that rests on proofs overwritten since, so that reading
+    /// a win off it only goes round; see `solve::real_heights`).
     pub fn forget(&mut self, position: &Position) {
         self.table.remove(position);
     }
