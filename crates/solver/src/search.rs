@@ -345,20 +345,19 @@ impl TranspositionTable {
         ]);
     }
 
-    /// Write `slot` into its bucket: over the same position's slot, else over one that is not
-    /// a proof if there is one, else over the one that cost less work. Proofs are kept first
-    /// because a proof overwritten and found again may get another height, and a win read
-    /// off heights that disagree can lead round a loop (see `solve`).
+    /// Write `slot` into its bucket: over the same position's slot, else over the one that
+    /// cost less work. (Keeping proofs first, whatever their work, was tried: it pushed out
+    /// the root's own children in a long 5x9 search; see `data/results.md`.)
     fn store(&mut self, slot: Slot) {
         let b = self.bucket(&slot_position(&slot));
         let bucket = &mut self.slots[b..b + 2];
-        let worth = |slot: &Slot| (slot[1] & USED != 0 && slot[2] as u32 == 0, slot[3] >> 32);
+        let work_of = |slot: &Slot| slot[3] >> 32;
         let at = match bucket
             .iter()
             .position(|old| old[0] == slot[0] && old[1] == slot[1])
         {
             Some(i) => i,
-            None => usize::from(worth(&bucket[1]) < worth(&bucket[0])),
+            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
         };
         bucket[at] = slot;
     }

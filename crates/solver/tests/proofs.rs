@@ -317,12 +317,13 @@ fn certificates_of_format_version_1_are_still_read() {
 fn a_win_read_off_a_crowded_table_never_loops() {
     // With a transposition table far too small, proofs are overwritten and found again with
     // other heights; following the least height then went round a loop (the checker refused
-    // the strategy, and the 9x3 start with 4 or 16 MiB got no certificate). The extraction now
-    // works out the real heights over the proofs the table holds where the stored ones loop.
+    // the strategy, and the 9x3 start with 16 or 256 MiB got no certificate). The extraction
+    // now works out the real heights over the proofs the table holds where the stored ones
+    // loop.
     let board = Board::new(9, 3).unwrap();
     let tables = Tables::build(&board, Rules::default(), 6);
     let start = Position::standard_start(&board);
-    for memory in [4 << 20, 16 << 20] {
+    for memory in [16 << 20, 256 << 20] {
         let setup = SolveSetup {
             limits: Limits {
                 nodes: 2_000_000,
