@@ -388,6 +388,11 @@ impl TableFile {
         self.content
     }
 
+    /// The file it was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The entry in slot `index`; `None` in a value file, which has no distances.
     #[inline]
     pub fn get(&self, index: u64) -> Option<Entry> {

@@ -7,6 +7,7 @@
 //! - [`retrograde`]: the solver of one closed system of materials;
 //! - [`tables`]: all materials up to a stone count, built smallest first, and probing;
 //! - [`file`]: table files (self-describing, checksummed, memory-mapped);
+//! - `page_cache`: dropping the cached pages of files read or written once;
 //! - [`progress`]: how long jobs report progress;
 //! - [`verify`]: the independent check of built tables, and their statistics;
 //! - [`search`]: depth-first proof-number search with table leaves;
@@ -21,6 +22,7 @@ pub mod check;
 pub mod entry;
 pub mod file;
 pub mod index;
+mod page_cache;
 mod prefetch;
 pub mod progress;
 pub mod retrograde;

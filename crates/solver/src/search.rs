@@ -620,7 +620,9 @@ impl<'a> Search<'a> {
             out.write_all(&mover.to_le_bytes())?;
             out.write_all(&waiting.to_le_bytes())?;
         }
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        crate::page_cache::forget(&file);
         std::fs::rename(&temporary, path)
     }
 
@@ -667,6 +669,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        // Gigabytes read once: dropped before the held set grows (see `page_cache`).
+        crate::page_cache::forget(input.get_ref());
         // What follows the table: the header and the slots are 25 + 32 per slot bytes.
         let after_table = std::fs::metadata(path)?
             .len()

@@ -546,7 +546,13 @@ impl Tables {
                     path: id.file_name().into(),
                     error,
                 })?;
+                let path = copy.path().to_path_buf();
                 *entries = Entries::File(copy);
+                // Unmapped now, and not read again: its cached pages would only scatter the
+                // free memory (see `page_cache`). A file that cannot be opened keeps them.
+                if let Ok(file) = std::fs::File::open(&path) {
+                    crate::page_cache::forget(&file);
+                }
             }
         }
         Ok(())
