@@ -77,9 +77,12 @@ impl Growth {
     /// batch added it since (then every candidate added before the one being recorded is
     /// known, however many candidates a batch looks at).
     fn added_since(&self, child: Position, target: Target) -> Target {
-        match (target, self.added.get(&child)) {
-            (Target::Unknown, Some(&j)) => Target::Candidate(j),
-            _ => target,
+        match target {
+            Target::Unknown => match self.added.get(&child) {
+                Some(&j) => Target::Candidate(j),
+                None => Target::Unknown,
+            },
+            known => known,
         }
     }
 
@@ -96,10 +99,15 @@ impl Growth {
         Target::Candidate(j)
     }
 
-    /// Ask for the index slots that resolving these turns may write.
-    fn prefetch_unknown(&self, looked: &[(Position, Target)]) {
+    /// Ask for the index slots that resolving these turns may write, while there is room for
+    /// more candidates (`candidates` so far). Once it is full, the prefetches were for nothing
+    /// and stalled the recording on memory: a third of its time in the long 5x9 searches.
+    fn prefetch_unknown(&self, looked: &[(Position, Target)], candidates: usize) {
+        if candidates >= self.most {
+            return;
+        }
         for (child, target) in looked {
-            if matches!(target, Target::Unknown) {
+            if matches!(target, Target::Unknown) && stones(child) <= self.max_stones {
                 self.index.prefetch(child);
             }
         }
@@ -262,7 +270,10 @@ impl Search<'_> {
             for part in &looked[..tasks] {
                 for k in 0..part.len() {
                     if k + PREFETCH_AHEAD < part.len() {
-                        growth.prefetch_unknown(part.turns_of(k + PREFETCH_AHEAD));
+                        growth.prefetch_unknown(
+                            part.turns_of(k + PREFETCH_AHEAD),
+                            graph.candidates.len(),
+                        );
                     }
                     turn_start.push(turns.len());
                     let looked = part.turns_of(k);
