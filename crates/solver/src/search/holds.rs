@@ -63,22 +63,37 @@ impl LookedAt {
     }
 }
 
-/// The closure's candidates as they grow: their index, and the positions the batch being
-/// recorded added (the only ones the index has that the batch's looks could not see).
+/// The candidates a closure adds as it records their parents' turns. The index of candidates
+/// is written to between batches only (the next batch is looked at against it while this one
+/// is recorded), so the additions since are kept here: those of the batch recorded before
+/// (which the batch being recorded was looked at too early to see) and those of this one.
 struct Growth {
-    index: PositionMap<u32>,
     added: FastMap<Position, u32>,
+    added_before: FastMap<Position, u32>,
+    /// This batch's additions in order, for the index.
+    pending: Vec<(Position, u32)>,
     most: usize,
     max_stones: u32,
 }
 
 impl Growth {
-    /// A turn to a position that was unknown when its batch was looked at: a candidate if the
-    /// batch added it since (then every candidate added before the one being recorded is
-    /// known, however many candidates a batch looks at).
+    /// Room for `most` candidates in all, of at most `max_stones` stones.
+    fn new(most: usize, max_stones: u32) -> Growth {
+        Growth {
+            added: FastMap::default(),
+            added_before: FastMap::default(),
+            pending: Vec::new(),
+            most,
+            max_stones,
+        }
+    }
+
+    /// A turn to a position that was unknown when its batch was looked at: a candidate if it
+    /// was added since (then every candidate added before the one being recorded is known,
+    /// however many candidates a batch looks at).
     fn added_since(&self, child: Position, target: Target) -> Target {
         match target {
-            Target::Unknown => match self.added.get(&child) {
+            Target::Unknown => match self.added.get(&child).or(self.added_before.get(&child)) {
                 Some(&j) => Target::Candidate(j),
                 None => Target::Unknown,
             },
@@ -93,24 +108,24 @@ impl Growth {
             return Target::Unknown;
         }
         let j = candidates.len() as u32;
-        self.index.insert(&child, j);
         self.added.insert(child, j);
+        self.pending.push((child, j));
         candidates.push(child);
         Target::Candidate(j)
     }
 
-    /// Ask for the index slots that resolving these turns may write, while there is room for
-    /// more candidates (`candidates` so far). Once it is full, the prefetches were for nothing
-    /// and stalled the recording on memory: a third of its time in the long 5x9 searches.
-    fn prefetch_unknown(&self, looked: &[(Position, Target)], candidates: usize) {
-        if candidates >= self.most {
-            return;
-        }
-        for (child, target) in looked {
-            if matches!(target, Target::Unknown) && stones(child) <= self.max_stones {
-                self.index.prefetch(child);
+    /// Write this batch's additions into `index`, once no batch is being looked at; they
+    /// become the batch before's.
+    fn write_into(&mut self, index: &mut PositionMap<u32>) {
+        for (k, (position, j)) in self.pending.iter().enumerate() {
+            if let Some((ahead, _)) = self.pending.get(k + PREFETCH_AHEAD) {
+                index.prefetch(ahead);
             }
+            index.insert(position, *j);
         }
+        self.pending.clear();
+        std::mem::swap(&mut self.added, &mut self.added_before);
+        self.added.clear();
     }
 }
 
@@ -244,43 +259,38 @@ impl Search<'_> {
         // The turns between candidates: candidate i's go to `turns[turn_start[i]..]`, up to the
         // next candidate's start.
         let (mut turns, mut turn_start) = (Vec::new(), Vec::with_capacity(most + 1));
-        let mut growth = Growth {
-            index,
-            added: FastMap::default(),
-            most,
-            max_stones,
-        };
-        let mut looked: Vec<LookedAt> = Vec::new();
+        let mut growth = Growth::new(most, max_stones);
+        // Each batch is looked at in parallel (all but the candidates added since the index
+        // was last written to, which only the turns in order can tell, so that the graph is
+        // the same, turn for turn, as when candidates are looked at one after another) while
+        // the batch before is recorded: recording is sequential, and alone it left a core
+        // idle for two fifths of a long search's closure.
+        let (mut looked, mut looking) = (Vec::new(), Vec::new());
+        let mut looked_range = 0..graph.candidates.len().min(batch);
+        let mut next_batch: Vec<Position> = graph.candidates[looked_range.clone()].to_vec();
+        let mut tasks = self.look_at_batch(&next_batch, &index, &mut looked);
         let mut i = 0;
-        while i < graph.candidates.len() {
-            // Looked at in parallel, a batch at a time: all but the candidates the batch itself
-            // adds, which only its turns in order can tell (so the graph is the same, turn for
-            // turn, as when candidates were looked at one after another).
-            let batch = i..graph.candidates.len().min(i + batch);
-            let index = &growth.index;
-            let tasks = batch.len().div_ceil(LOOKED_AT_PER_TASK);
-            if looked.len() < tasks {
-                looked.resize_with(tasks, LookedAt::default);
-            }
-            looked[..tasks]
-                .par_iter_mut()
-                .zip(graph.candidates[batch].par_chunks(LOOKED_AT_PER_TASK))
-                .for_each(|(looked, part)| self.look_at_candidates(part, index, looked));
-            growth.added.clear();
-            for part in &looked[..tasks] {
-                for k in 0..part.len() {
-                    if k + PREFETCH_AHEAD < part.len() {
-                        growth.prefetch_unknown(
-                            part.turns_of(k + PREFETCH_AHEAD),
-                            graph.candidates.len(),
-                        );
+        while !looked_range.is_empty() {
+            let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
+            next_batch.clear();
+            next_batch.extend_from_slice(&graph.candidates[next_range.clone()]);
+            let attacker = self.attacker;
+            let (next_tasks, ()) = rayon::join(
+                || self.look_at_batch(&next_batch, &index, &mut looking),
+                || {
+                    for part in &looked[..tasks] {
+                        for k in 0..part.len() {
+                            turn_start.push(turns.len());
+                            let looked = part.turns_of(k);
+                            graph.record(i as u32, looked, &mut growth, &mut turns, attacker);
+                            i += 1;
+                        }
                     }
-                    turn_start.push(turns.len());
-                    let looked = part.turns_of(k);
-                    graph.record(i as u32, looked, &mut growth, &mut turns, self.attacker);
-                    i += 1;
-                }
-            }
+                },
+            );
+            growth.write_into(&mut index);
+            std::mem::swap(&mut looked, &mut looking);
+            (tasks, looked_range) = (next_tasks, next_range);
         }
         turn_start.push(turns.len());
         (
@@ -290,6 +300,25 @@ impl Search<'_> {
                 start: turn_start,
             },
         )
+    }
+
+    /// Look at `batch` in parallel, a part per task into `looked` (grown as needed); how many
+    /// parts it took.
+    fn look_at_batch(
+        &self,
+        batch: &[Position],
+        index: &PositionMap<u32>,
+        looked: &mut Vec<LookedAt>,
+    ) -> usize {
+        let tasks = batch.len().div_ceil(LOOKED_AT_PER_TASK);
+        if looked.len() < tasks {
+            looked.resize_with(tasks, LookedAt::default);
+        }
+        looked[..tasks]
+            .par_iter_mut()
+            .zip(batch.par_chunks(LOOKED_AT_PER_TASK))
+            .for_each(|(looked, part)| self.look_at_candidates(part, index, looked));
+        tasks
     }
 
     /// Where the turns of each of `candidates` lead, as far as can be told without the
@@ -782,8 +811,9 @@ const TABLE_BYTES_PER_CANDIDATE: usize = 128;
 /// A closure looks at this many candidates at a time in parallel, in tasks of this many.
 const LOOKED_AT_ONCE: usize = 1 << 13;
 const LOOKED_AT_PER_TASK: usize = 1 << 9;
-/// While turns are recorded, the index slots of the candidate this many ahead are asked for.
-const PREFETCH_AHEAD: usize = 8;
+/// While a batch's additions are written into the index, the slot of the one this many ahead
+/// is asked for.
+const PREFETCH_AHEAD: usize = 16;
 
 /// A closure may add this many positions the search has not reached, and more where it starts
 /// from more (twice as many as it starts from).
@@ -1015,12 +1045,7 @@ mod tests {
                 failed: Vec::new(),
                 relied: Vec::new(),
             };
-            let mut growth = Growth {
-                index: PositionMap::new(),
-                added: FastMap::default(),
-                most: 100,
-                max_stones: 64,
-            };
+            let mut growth = Growth::new(100, 64);
             let looked = [(a, targets[0]), (b, targets[1])];
             graph.record(0, &looked, &mut growth, &mut Vec::new(), attacker);
             assert_eq!(graph.candidates.len() - 1, added, "{why}");
@@ -1074,6 +1099,49 @@ mod tests {
         }
     }
 
+    /// The graph as a closure finds it looking at its candidates one after another, each
+    /// against an index that holds every candidate before it (no batches, nothing recorded
+    /// while anything is looked at): what [`Search::hold_graph`] must give.
+    fn hold_graph_one_by_one(
+        search: &Search,
+        candidates: Vec<Position>,
+        max_stones: u32,
+    ) -> (HoldGraph, Turns) {
+        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(search.most_candidates());
+        let mut index = PositionMap::new();
+        for (i, position) in candidates.iter().enumerate() {
+            index.insert(position, i as u32);
+        }
+        let mut graph = HoldGraph {
+            alive: Vec::new(),
+            holding_turns: Vec::new(),
+            candidates,
+            parent_start: Vec::new(),
+            parents: Vec::new(),
+            failed: Vec::new(),
+            relied: Vec::new(),
+        };
+        let mut growth = Growth::new(most, max_stones);
+        let (mut turns, mut start, mut looked) = (Vec::new(), Vec::new(), LookedAt::default());
+        let mut i = 0;
+        while i < graph.candidates.len() {
+            let candidate = graph.candidates[i];
+            search.look_at_candidates(&[candidate], &index, &mut looked);
+            start.push(turns.len());
+            graph.record(
+                i as u32,
+                looked.turns_of(0),
+                &mut growth,
+                &mut turns,
+                search.attacker,
+            );
+            growth.write_into(&mut index);
+            i += 1;
+        }
+        start.push(turns.len());
+        (graph, Turns { to: turns, start })
+    }
+
     #[test]
     fn a_closure_sees_the_same_graph_however_many_candidates_or_parts_it_works_on_at_once() {
         let board = fanorona_engine::Board::standard();
@@ -1099,14 +1167,14 @@ mod tests {
         assert_eq!(search.solve(&root), crate::Outcome::Unknown);
         let (candidates, _, _) = search.hold_candidates(search.hold_stones, usize::MAX);
         let (mut one_at_a_time, turns) =
-            search.hold_graph(candidates.clone(), search.hold_stones, 1);
+            hold_graph_one_by_one(&search, candidates.clone(), search.hold_stones);
         one_at_a_time.group_parents(&turns, 1);
         assert!(candidates.len() > 1_000, "{} candidates", candidates.len());
         assert!(
             one_at_a_time.candidates.len() > candidates.len(),
             "unreached ones added"
         );
-        for (batch, parts) in [(7, 2), (LOOKED_AT_ONCE, 3)] {
+        for (batch, parts) in [(1, 1), (7, 2), (LOOKED_AT_ONCE, 3)] {
             let (mut graph, turns) =
                 search.hold_graph(candidates.clone(), search.hold_stones, batch);
             graph.group_parents(&turns, parts);
