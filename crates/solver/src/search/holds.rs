@@ -266,11 +266,18 @@ impl Search<'_> {
         // the batch before is recorded: recording is sequential, and alone it left a core
         // idle for two fifths of a long search's closure.
         let (mut looked, mut looking) = (Vec::new(), Vec::new());
-        let mut looked_range = 0..graph.candidates.len().min(batch);
-        let mut next_batch: Vec<Position> = graph.candidates[looked_range.clone()].to_vec();
-        let mut tasks = self.look_at_batch(&next_batch, &index, &mut looked);
+        let (mut looked_range, mut tasks) = (0..0, 0);
+        let mut next_batch: Vec<Position> = Vec::new();
         let mut i = 0;
-        while !looked_range.is_empty() {
+        while i < graph.candidates.len() {
+            if looked_range.is_empty() {
+                // Nothing looked at yet, or the looking caught up with the candidates while
+                // the last batch's recording added more: those are looked at now, alone.
+                looked_range = i..graph.candidates.len().min(i + batch);
+                next_batch.clear();
+                next_batch.extend_from_slice(&graph.candidates[looked_range.clone()]);
+                tasks = self.look_at_batch(&next_batch, &index, &mut looked);
+            }
             let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
             next_batch.clear();
             next_batch.extend_from_slice(&graph.candidates[next_range.clone()]);
@@ -292,6 +299,8 @@ impl Search<'_> {
             std::mem::swap(&mut looked, &mut looking);
             (tasks, looked_range) = (next_tasks, next_range);
         }
+        // Every candidate recorded: one left out would count as holding for its parents.
+        assert_eq!(graph.alive.len(), graph.candidates.len(), "a candidate not recorded");
         turn_start.push(turns.len());
         (
             graph,
@@ -1174,10 +1183,18 @@ mod tests {
             one_at_a_time.candidates.len() > candidates.len(),
             "unreached ones added"
         );
-        for (batch, parts) in [(1, 1), (7, 2), (LOOKED_AT_ONCE, 3)] {
+        // A batch larger than the candidates: the unreached positions its recording adds are
+        // looked at only after it.
+        let all_at_once = 2 * one_at_a_time.candidates.len();
+        for (batch, parts) in [(1, 1), (7, 2), (LOOKED_AT_ONCE, 3), (all_at_once, 2)] {
             let (mut graph, turns) =
                 search.hold_graph(candidates.clone(), search.hold_stones, batch);
             graph.group_parents(&turns, parts);
+            assert_eq!(
+                graph.alive.len(),
+                graph.candidates.len(),
+                "batches of {batch}"
+            );
             assert_eq!(graph.candidates, one_at_a_time.candidates);
             assert_eq!(graph.alive, one_at_a_time.alive);
             assert_eq!(graph.holding_turns, one_at_a_time.holding_turns);
