@@ -300,7 +300,11 @@ impl Search<'_> {
             (tasks, looked_range) = (next_tasks, next_range);
         }
         // Every candidate recorded: one left out would count as holding for its parents.
-        assert_eq!(graph.alive.len(), graph.candidates.len(), "a candidate not recorded");
+        assert_eq!(
+            graph.alive.len(),
+            graph.candidates.len(),
+            "a candidate not recorded"
+        );
         turn_start.push(turns.len());
         (
             graph,
