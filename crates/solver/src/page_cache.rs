@@ -5,10 +5,9 @@
 //! cached, and the free memory left between them is scattered in small pieces: the huge pages
 //! the transposition table, the held set and each closure's arrays ask for (see
 //! `search/zeroed_memory.rs`) then fall back to 4 KiB pages, and every random probe of those
-//! pays a page walk (measured on the 8 GiB search after d3-e3W: a sixth of the table, two
-//! thirds of the held set and a third of the tables' copies on small pages, and half of the
-//! search's time stalled on its prefetches). Dropping the pages of a file read or written
-//! once keeps the memory whole.
+//! pays a page walk (measured on the 8 GiB search after d3-e3W: a seventh of the table and two
+//! thirds of the held set on small pages). Dropping the pages of a file read or written once
+//! keeps the memory whole.
 
 use std::fs::File;
 

@@ -268,7 +268,7 @@ impl Search<'_> {
         let (mut looked, mut looking) = (Vec::new(), Vec::new());
         let (mut looked_range, mut tasks) = (0..0, 0);
         let mut next_batch: Vec<Position> = Vec::new();
-        let mut i = 0;
+        let (mut i, attacker) = (0, self.attacker);
         while i < graph.candidates.len() {
             if looked_range.is_empty() {
                 // Nothing looked at yet, or the looking caught up with the candidates while
@@ -281,7 +281,6 @@ impl Search<'_> {
             let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
             next_batch.clear();
             next_batch.extend_from_slice(&graph.candidates[next_range.clone()]);
-            let attacker = self.attacker;
             let (next_tasks, ()) = rayon::join(
                 || self.look_at_batch(&next_batch, &index, &mut looking),
                 || {
