@@ -8,6 +8,8 @@
 #   scripts/reproduce.sh eight-stones [SYSTEM…]   # the 5x9 tables up to 7 stones, then the
 #                                # 8-stone systems named (default all four: 4v4 3v5 2v6 1v7), each built and
 #                                # verified: hours, resumable; first-move searches use them
+#   scripts/reproduce.sh left-right   # the open problem: the 5x9 left-right start, both sides'
+#                                # searches at once, as far as they go: resumable (see left_right)
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -80,6 +82,31 @@ eight_stones() { # eight_stones [SYSTEM…]
         "$bin" tables verify --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
     done
 }
+
+# The left-right start (SPEC.md §3, unsolved): both sides' searches at once (one per core), over
+# every table in $tables (the 8-stone systems too, where built), saved in $STATE/5x9-left-right as
+# they go; run the same command again to go on after a stop or a Ctrl-C. A side's search that
+# settles as "no" writes the certificate of the other side's hold. LEFT_RIGHT_MEMORY (MiB per
+# search, default 4096: two of them beside the 8-stone value files fit in 24 GB) and
+# LEFT_RIGHT_MAX_NODES (per search) bound it. `fanorona solve --start left-right --state DIR
+# --status` shows where it stands, turn by turn.
+left_right() {
+    local state=${STATE:-state}/5x9-left-right
+    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json >/dev/null
+    echo "5x9 left-right start: both sides' searches (state in $state)" >&2
+    if ! "$bin" solve --start left-right --tables "$tables" \
+        --max-nodes "${LEFT_RIGHT_MAX_NODES:-20000000000}" \
+        --memory "${LEFT_RIGHT_MEMORY:-4096}" --state "$state" \
+        --certificate "$proofs/5x9-left-right.proof" --json; then
+        echo "not settled yet: run the same command again to go on" >&2
+        exit 1
+    fi
+}
+
+if [ "$mode" = left-right ]; then
+    left_right
+    exit
+fi
 
 if [ "$mode" = eight-stones ]; then
     shift
