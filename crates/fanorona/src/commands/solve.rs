@@ -272,7 +272,40 @@ impl SolveArgs {
             ),
             None => "raise --max-nodes, or use --state DIR to go on later".into(),
         };
-        Err(CliError::Failure(format!("{why}{which}; {next}")))
+        let hint = self.hold_not_written_hint(&reports);
+        Err(CliError::Failure(format!("{why}{which}; {next}{hint}")))
+    }
+
+    /// Where a run stopped by Ctrl-C had settled one side's search as "no", no certificate of
+    /// that hold was written (its re-searches would stop at once): how to write it, for the
+    /// error message. Empty where there is nothing to say.
+    fn hold_not_written_hint(&self, reports: &[(&Root, Solution, SolveReport)]) -> String {
+        let interrupted = STOP.load(Ordering::Relaxed);
+        if !interrupted || self.certificate.is_none() || self.state.is_none() {
+            return String::new();
+        }
+        let settled_sides: Vec<&str> = reports
+            .iter()
+            .filter(|(_, solution, report)| {
+                solution.value.is_none() && report.certificate_positions.is_none()
+            })
+            .flat_map(|(root, solution, _)| {
+                let mover = root.position.side;
+                [
+                    (mover, solution.mover_wins),
+                    (mover.other(), solution.waiting_wins),
+                ]
+            })
+            .filter(|&(_, outcome)| outcome == Outcome::Disproven)
+            .map(|(side, _)| side.name())
+            .collect();
+        match settled_sides.first() {
+            Some(side) => format!(
+                " (a search settled as \"no\": run again with --only {side} and the same \
+                 --state to write the certificate of the other side's hold)"
+            ),
+            None => String::new(),
+        }
     }
 
     /// The positions to solve: the one given, or with --each-turn the distinct positions its
