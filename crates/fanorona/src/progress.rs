@@ -4,7 +4,7 @@
 
 use fanorona_solver::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,13 @@ impl Mark {
 }
 
 const PLAIN_EVERY: Duration = Duration::from_secs(30);
+
+/// Write one line to stderr, and go on if it cannot be written: `eprintln!` panics then, and a
+/// full disk under a log (a 5x9 search's saves filled one) killed a search that had handled
+/// its own failed save, losing the 20 minutes since the last one.
+fn log_line(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
 
 impl Bar {
     pub fn new() -> Bar {
@@ -63,14 +70,14 @@ impl Bar {
         let done = self.bar.position();
         let rate = done.saturating_sub(mark.done) as f64 / since.as_secs_f64();
         *mark = Mark::now(done);
-        eprintln!(
+        log_line(format_args!(
             "{}: {} of {} ({:.0}/s, {:.0} s)",
             self.bar.message(),
             done,
             self.bar.length().unwrap_or(0),
             rate,
             self.bar.elapsed().as_secs_f64()
-        );
+        ));
     }
 }
 
@@ -102,7 +109,7 @@ impl Progress for Bar {
     fn note(&self, message: &str) {
         self.bar.println(message);
         if self.plain.is_some() {
-            eprintln!("{message}");
+            log_line(format_args!("{message}"));
         }
     }
 }

@@ -981,3 +981,24 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("has 5 stones"));
 }
+
+/// A long job whose progress lines cannot be written (a log on a full disk) goes on: the lines
+/// are lost, the job's work and result are not.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_job_goes_on_when_its_progress_cannot_be_written() {
+    let dir = scratch("tables-3x3-full-stderr");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full on Linux");
+    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["tables", "build", "--board", "3x3", "--stones", "3"])
+        .args(["--tables", dir.to_str().unwrap(), "--json"])
+        .stderr(full)
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "exit {:?}", output.status);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert!(report["materials"].as_u64().is_some_and(|m| m > 0));
+}
