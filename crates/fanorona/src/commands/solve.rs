@@ -284,7 +284,7 @@ impl SolveArgs {
         if !interrupted || self.certificate.is_none() || self.state.is_none() {
             return String::new();
         }
-        let settled_sides: Vec<&str> = reports
+        let settled_side = reports
             .iter()
             .filter(|(_, solution, report)| {
                 solution.value.is_none() && report.certificate_positions.is_none()
@@ -296,13 +296,12 @@ impl SolveArgs {
                     (mover.other(), solution.waiting_wins),
                 ]
             })
-            .filter(|&(_, outcome)| outcome == Outcome::Disproven)
-            .map(|(side, _)| side.name())
-            .collect();
-        match settled_sides.first() {
-            Some(side) => format!(
-                " (a search settled as \"no\": run again with --only {side} and the same \
-                 --state to write the certificate of the other side's hold)"
+            .find(|&(_, outcome)| outcome == Outcome::Disproven);
+        match settled_side {
+            Some((side, _)) => format!(
+                " (a search settled as \"no\": run again with --only {} and the same \
+                 --state to write the certificate of the other side's hold)",
+                side.name()
             ),
             None => String::new(),
         }
