@@ -405,6 +405,12 @@ pub struct Search<'a> {
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
     /// re-searches while a hold's certificate is read off.
     covered: FastSet<Position>,
+    /// Positions that count as proven, with their heights, whatever the table holds: the
+    /// proofs a certificate's reading off has founded on leaves, kept while the root is
+    /// searched again (see `solve::real_heights`), so that no overwrite loses them.
+    pinned: FastMap<Position, u32>,
+    /// Whether the table's proofs count only where pinned (and every new proof is pinned).
+    pinned_proofs_only: bool,
     /// The child that settled the root of the last search, where one child does (a proof at
     /// an OR root, a disproof at an AND root).
     root_choice: Option<Position>,
@@ -520,6 +526,8 @@ impl<'a> Search<'a> {
             path_dependent: FastMap::default(),
             path_dependent_count: 0,
             covered: FastSet::default(),
+            pinned: FastMap::default(),
+            pinned_proofs_only: false,
             root_choice: None,
             root_depth: 0,
             nodes: 0,
@@ -584,6 +592,42 @@ impl<'a> Search<'a> {
     /// a win off it only goes round; see `solve::real_heights`).
     pub fn forget(&mut self, position: &Position) {
         self.table.remove(position);
+    }
+
+    /// Count `position` as proven, `height` turns above its leaves, from now on, whatever the
+    /// table holds or loses: for positions whose win a certificate's reading off has founded
+    /// on leaves (see `solve::real_heights`). Only ever for positions the attacker wins.
+    pub fn pin_proven(&mut self, position: &Position, height: u32) {
+        self.pinned.insert(*position, height);
+    }
+
+    /// From now on, count a proof of the table only where it is pinned (take the others as
+    /// never searched), and pin every new proof as it is made: each proof then rests on
+    /// pinned proofs and leaves alone, none on a proof that a collision has cut off from its
+    /// leaves since (see `solve::real_heights`).
+    pub fn trust_only_pinned_proofs(&mut self) {
+        self.pinned_proofs_only = true;
+    }
+
+    /// The table's slot of `position` (whose [`hash`] is `hash`), without a proof that is
+    /// not to be trusted (see [`Self::trust_only_pinned_proofs`]).
+    fn stored(&self, position: &Position, hash: u64) -> Option<Stored> {
+        let slot = self.table.get_hashed(position, hash)?;
+        let distrusted = self.pinned_proofs_only && slot.proof == 0;
+        (!distrusted).then_some(slot)
+    }
+
+    /// How many positions are pinned as proven (see [`Self::pin_proven`]).
+    pub fn pinned_count(&self) -> usize {
+        self.pinned.len()
+    }
+
+    /// The height of `position`'s pinned proof, if it has one (see [`Self::pin_proven`]).
+    fn pinned_height(&self, position: &Position) -> Option<u32> {
+        if self.pinned.is_empty() {
+            return None;
+        }
+        self.pinned.get(position).copied()
     }
 
     /// Treat `more` positions as failures for the attacker too, relying on the root of the
@@ -868,7 +912,10 @@ impl<'a> Search<'a> {
         if self.is_held(position) {
             return Some((Outcome::Disproven, 0));
         }
-        let slot = self.table.get(position)?;
+        if let Some(height) = self.pinned_height(position) {
+            return Some((Outcome::Proven, height));
+        }
+        let slot = self.stored(position, hash(position))?;
         if slot.proof == 0 {
             Some((Outcome::Proven, slot.height))
         } else if slot.disproof == 0 {
@@ -1052,7 +1099,13 @@ impl<'a> Search<'a> {
         if let Some(numbers) = self.leaf(position) {
             return numbers;
         }
-        let stored = self.table.get_hashed(position, hash);
+        if let Some(height) = self.pinned_height(position) {
+            return Numbers {
+                extra: height,
+                ..Numbers::PROVEN
+            };
+        }
+        let stored = self.stored(position, hash);
         if stored.is_none_or(|slot| slot.proof != 0 && slot.disproof != 0) {
             if let Some(depth) = self.path_dependent_disproof(position, hash) {
                 return Numbers {
@@ -1193,6 +1246,9 @@ impl<'a> Search<'a> {
             self.remember_path_dependent(position, numbers.extra);
         } else {
             self.table.put(position, numbers, self.nodes - start);
+            if self.pinned_proofs_only && numbers.is_proven() {
+                self.pin_proven(position, numbers.extra);
+            }
         }
         Ok(numbers)
     }

@@ -519,6 +519,9 @@ impl Search<'_> {
         if self.is_held_hashed(child, hash) {
             return Target::Held;
         }
+        if self.pinned_height(child).is_some() {
+            return Target::Open;
+        }
         match self.table.get_hashed(child, hash) {
             Some(slot) if slot.disproof == 0 => Target::DisprovenInTable,
             Some(slot) if slot.proof == 0 => Target::Open,

@@ -9,18 +9,16 @@
 //! position one more than its lowest won turn, the other side's one more than its highest once
 //! all its turns are won (retrograde analysis, in order of height). Following the least real
 //! height strictly descends, so the strategy ends in leaves. Positions the graph shows no win
-//! at (their proofs rested on ones overwritten since) are forgotten and the root searched
-//! again, with every position found going round in any round before, a few rounds at most.
+//! at (their proofs rested on ones overwritten since) are searched again: the positions the
+//! graph does show won are pinned as proven, and the root searched again trusting only pinned
+//! proofs and pinning each new one, which founds every proof it makes.
 
 use super::ExtractError;
 use crate::progress::Progress;
 use crate::search::{Outcome, Search};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Color, Position};
-use std::collections::{HashMap, HashSet, VecDeque};
-
-/// How many times the root is searched again at most.
-const ROUNDS: usize = 64;
+use std::collections::{HashMap, VecDeque};
 
 /// No height (yet): not known to be won within the graph.
 const NONE: u32 = u32::MAX;
@@ -151,62 +149,72 @@ impl Graph {
 }
 
 /// The winner's strategy from `root`, which `search` has proven, by the real heights of the
-/// proofs its table holds. Where they show no win at the root, every position they show none
-/// at is forgotten (its proof rests on ones overwritten since: it only goes round), and the
-/// root searched again, which proves them again from the proofs that stand.
+/// proofs its table holds. Where they show no win at the root, every position they do show
+/// won is pinned as proven, and the root searched again trusting no other proof of the
+/// table: each proof it makes is pinned as it is made, on pinned proofs and leaves alone, so
+/// the second reading off reaches leaves everywhere.
 pub(super) fn winning_strategy(
     search: &mut Search,
     root: &Position,
     winner: Color,
     progress: &dyn Progress,
 ) -> Result<HashMap<Position, Option<Position>>, ExtractError> {
-    // Every position found going round so far, forgotten again before each search: two
-    // sets of positions whose proofs lean on each other each came back, proven again from the
-    // other's stale proofs, when only the last round's were forgotten (330 and 394 of 1.27 M
-    // positions in turn for 60 rounds, after e4-e3W from the left-right start).
-    let mut gone_round: HashSet<Position> = HashSet::new();
-    for round in 1..=ROUNDS {
-        let graph = Graph::explore(search, root, winner);
-        let height = graph.heights(winner);
-        if height[0] != NONE {
-            progress.note(&format!(
-                "certificate: real heights over {} positions the table knows won (round \
-                 {round}): the root's is {}",
-                graph.positions.len(),
-                height[0]
-            ));
-            return Ok(graph.strategy(&height, winner));
-        }
-        let unfounded: Vec<Position> = graph
-            .positions
-            .iter()
-            .zip(&height)
-            .filter(|&(_, &h)| h == NONE)
-            .map(|(position, _)| *position)
-            .collect();
-        let count = unfounded.len();
-        gone_round.extend(unfounded);
-        progress.note(&format!(
-            "certificate: {count} of {} positions the table knows won only go round (round \
-             {round}; {} found so far); searching again without any of them",
-            graph.positions.len(),
-            gone_round.len()
+    let unfounded = match founded_strategy(search, root, winner, 1, progress) {
+        Ok(strategy) => return Ok(strategy),
+        Err(unfounded) => unfounded,
+    };
+    progress.note(&format!(
+        "certificate: {unfounded} positions the table knows won only go round; {} founded \
+         on leaves pinned; searching again on those and the leaves alone",
+        search.pinned_count()
+    ));
+    // Forgetting only the positions found going round and searching again, up to 64 times,
+    // never ended: each search proved some of them again from other proofs of the table that
+    // had lost their own footing (two sets of 330 and 394 positions came back in turn for 60
+    // rounds after e4-e3W from the left-right start), and lost some founded ones to
+    // overwrites.
+    search.trust_only_pinned_proofs();
+    if search.solve(root) != Outcome::Proven {
+        return Err(ExtractError(
+            "searched again for its certificate, the win was not proven within the node limit"
+                .into(),
         ));
-        for position in &gone_round {
-            search.forget(position);
-        }
-        if search.solve(root) != Outcome::Proven {
-            return Err(ExtractError(
-                "searched again for its certificate, the win was not proven within the node \
-                 limit"
-                    .into(),
-            ));
+    }
+    founded_strategy(search, root, winner, 2, progress).map_err(|unfounded| {
+        ExtractError(format!(
+            "searched again on pinned proofs alone, {unfounded} positions still only go round \
+             (a bug: please report it)"
+        ))
+    })
+}
+
+/// The strategy by the real heights of the table's proofs, if they reach leaves at the root;
+/// otherwise every position they do reach leaves from is pinned, and the count of those that
+/// only go round is returned.
+fn founded_strategy(
+    search: &mut Search,
+    root: &Position,
+    winner: Color,
+    round: usize,
+    progress: &dyn Progress,
+) -> Result<HashMap<Position, Option<Position>>, usize> {
+    let graph = Graph::explore(search, root, winner);
+    let height = graph.heights(winner);
+    if height[0] != NONE {
+        progress.note(&format!(
+            "certificate: real heights over {} positions the table knows won (round {round}): \
+             the root's is {}",
+            graph.positions.len(),
+            height[0]
+        ));
+        return Ok(graph.strategy(&height, winner));
+    }
+    for (position, &h) in graph.positions.iter().zip(&height) {
+        if h != NONE && h != 0 {
+            search.pin_proven(position, h);
         }
     }
-    Err(ExtractError(format!(
-        "after {ROUNDS} searches again, the proofs the table holds still give no winning \
-         strategy that does not loop (a larger --memory keeps more of them)"
-    )))
+    Err(height.iter().filter(|&&h| h == NONE).count())
 }
 
 #[cfg(test)]
