@@ -10,6 +10,8 @@
 #                                # verified: hours, resumable; first-move searches use them
 #   scripts/reproduce.sh left-right   # the open problem: the 5x9 left-right start, both sides'
 #                                # searches at once, as far as they go: resumable (see left_right)
+#   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
+#                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -90,9 +92,24 @@ eight_stones() { # eight_stones [SYSTEM…]
 # search, default 4096: two of them beside the 8-stone value files fit in 24 GB) and
 # LEFT_RIGHT_MAX_NODES (per search) bound it. `fanorona solve --start left-right --state DIR
 # --status` shows where it stands, turn by turn.
+#
+# With a TURN, Black's search alone after that first move of White's (White's cannot win after
+# any: Black's hold from the start covers them all), its certificate in
+# $proofs/5x9-left-right/TURN.proof where it settles.
 left_right() {
     local state=${STATE:-state}/5x9-left-right
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json >/dev/null
+    if [ -n "${1:-}" ]; then
+        echo "5x9 left-right start, after $1: Black's search (state in $state)" >&2
+        if ! "$bin" solve --start left-right --each-turn --turns "$1" --only black \
+            --tables "$tables" --max-nodes "${LEFT_RIGHT_MAX_NODES:-20000000000}" \
+            --memory "${LEFT_RIGHT_MEMORY:-4096}" --state "$state" \
+            --certificate "$proofs/5x9-left-right" --json; then
+            echo "not settled yet: run the same command again to go on" >&2
+            exit 1
+        fi
+        return
+    fi
     echo "5x9 left-right start: both sides' searches (state in $state)" >&2
     if ! "$bin" solve --start left-right --tables "$tables" \
         --max-nodes "${LEFT_RIGHT_MAX_NODES:-20000000000}" \
@@ -104,7 +121,7 @@ left_right() {
 }
 
 if [ "$mode" = left-right ]; then
-    left_right
+    left_right "${2:-}"
     exit
 fi
 
