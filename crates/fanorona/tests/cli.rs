@@ -20,6 +20,22 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
 }
 
+/// Run `args`, expecting a refusal: exit status `code`, no panic, and each of `says` in the
+/// message on stderr, which is returned.
+fn refused(args: &[&str], code: i32, says: &[&str]) -> String {
+    let output = fanorona(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    for said in says {
+        assert!(
+            stderr.contains(said),
+            "{args:?}: wanted {said:?} in {stderr}"
+        );
+    }
+    stderr
+}
+
 #[test]
 fn perft_json_matches_the_contract() {
     let report = json(&["perft", "4", "--json"]);
@@ -109,11 +125,7 @@ fn bad_input_is_named_with_exit_code_2() {
         (&["perft", "x"], "invalid value"),
     ];
     for (args, expected) in cases {
-        let output = fanorona(args);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        refused(args, 2, &[expected]);
     }
 }
 
@@ -209,13 +221,7 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
     assert!(blocks.exists());
     // Damage every slot of the position's table: the query reads one, and refuses it.
     damage_every_slot(&table);
-    let output = fanorona(&query);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("3x3-loss-4v4.fntb is corrupt") && !stderr.contains("panicked"),
-        "{stderr}"
-    );
+    refused(&query, 1, &["3x3-loss-4v4.fntb is corrupt"]);
 }
 
 #[test]
@@ -297,31 +303,27 @@ fn tables_list_shows_what_a_directory_holds() {
         .unwrap()
         .contains("3x3-loss-2v2.fntb is truncated"));
     assert_eq!(listed["in_progress"][0], "3x3-loss-verify-4.fnverify");
-    let output = fanorona(&[
-        "tables",
-        "list",
-        "--tables",
-        dir.join("absent").to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(1));
+    let absent = dir.join("absent");
+    refused(
+        &["tables", "list", "--tables", absent.to_str().unwrap()],
+        1,
+        &[],
+    );
 }
 
 #[test]
 fn a_missing_table_is_named_with_the_command_to_build_it() {
     let dir = scratch("tables-empty");
-    let output = fanorona(&[
-        "query",
-        "--position",
-        "BBB/B1W/WWW w",
-        "--tables",
-        dir.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("is missing")
-            && stderr.contains("fanorona tables build --board 3x3 --stones 8"),
-        "{stderr}"
+    refused(
+        &[
+            "query",
+            "--position",
+            "BBB/B1W/WWW w",
+            "--tables",
+            dir.to_str().unwrap(),
+        ],
+        1,
+        &["is missing", "fanorona tables build --board 3x3 --stones 8"],
     );
 }
 
@@ -372,15 +374,13 @@ fn solve_writes_a_certificate_that_check_proof_confirms() {
     let damaged = dir.join("damaged.proof");
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&damaged, &bytes).unwrap();
-    let output = fanorona(&["check-proof", damaged.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("certificate") && !stderr.contains("panicked"),
-        "{stderr}"
+    refused(
+        &["check-proof", damaged.to_str().unwrap()],
+        1,
+        &["certificate"],
     );
-    let output = fanorona(&["check-proof", dir.join("absent.proof").to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(1));
+    let absent = dir.join("absent.proof");
+    refused(&["check-proof", absent.to_str().unwrap()], 1, &[]);
 }
 
 #[test]
@@ -438,10 +438,11 @@ fn two_holds_found_apart_check_together_as_a_draw() {
         other.to_str().unwrap(),
         "--json",
     ]);
-    let output = fanorona(&["check-proof", black_arg, other.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot be combined"), "{stderr}");
+    refused(
+        &["check-proof", black_arg, other.to_str().unwrap()],
+        1,
+        &["cannot be combined"],
+    );
 }
 
 #[test]
@@ -491,16 +492,10 @@ fn a_certificate_proves_every_position_of_its_strategy() {
         .map(|t| t["notation"].as_str().unwrap())
         .find(|n| *n != first)
         .unwrap();
-    let refused = fanorona(&["check-proof", file.to_str().unwrap(), "--at", &after(other)]);
-    assert_eq!(refused.status.code(), Some(1));
+    let file_arg = file.to_str().unwrap();
+    refused(&["check-proof", file_arg, "--at", &after(other)], 1, &[]);
     // A position of another board is bad input.
-    let wrong = fanorona(&[
-        "check-proof",
-        file.to_str().unwrap(),
-        "--at",
-        "BBB/B1W/WWW w",
-    ]);
-    assert_eq!(wrong.status.code(), Some(2));
+    refused(&["check-proof", file_arg, "--at", "BBB/B1W/WWW w"], 2, &[]);
 }
 
 #[test]
@@ -551,15 +546,16 @@ fn check_proof_reads_table_leaves_by_blocks_and_names_a_damaged_table() {
     assert!(checked["table_leaves"].as_u64().unwrap() > 0, "{checked}");
     // Without the tables the certificate cannot be checked.
     let elsewhere = dir.join("no-tables");
-    let output = fanorona(&[
-        "check-proof",
-        certificate_arg,
-        "--tables",
-        elsewhere.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("is missing"), "{stderr}");
+    refused(
+        &[
+            "check-proof",
+            certificate_arg,
+            "--tables",
+            elsewhere.to_str().unwrap(),
+        ],
+        1,
+        &["is missing"],
+    );
     // Damage every slot of every table: the leaves read are refused, naming a file.
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -567,13 +563,7 @@ fn check_proof_reads_table_leaves_by_blocks_and_names_a_damaged_table() {
             damage_every_slot(&path);
         }
     }
-    let output = fanorona(&check);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains(".fntb is corrupt") && !stderr.contains("panicked"),
-        "{stderr}"
-    );
+    refused(&check, 1, &[".fntb is corrupt"]);
 }
 
 #[test]
@@ -660,8 +650,11 @@ fn each_turn_values_agree_with_the_start_and_their_certificates() {
         let for_black = ["win", "draw", "loss"][rank(for_white)];
         assert_eq!(checked["value"], for_black, "{notation}");
     }
-    let zero = fanorona(&["solve", "--board", "3x3", "--each-turn", "--parallel", "0"]);
-    assert_eq!(zero.status.code(), Some(2));
+    refused(
+        &["solve", "--board", "3x3", "--each-turn", "--parallel", "0"],
+        2,
+        &[],
+    );
     // --turns picks some of them; a turn that is not legal is refused, naming it.
     let some = json(&[
         "solve",
@@ -679,9 +672,11 @@ fn each_turn_values_agree_with_the_start_and_their_certificates() {
         .map(|t| t["notation"].as_str().unwrap())
         .collect();
     assert_eq!(picked, ["c1-c2A", "b2-c2A"]);
-    let wrong = fanorona(&["solve", "--board", "3x5", "--each-turn", "--turns", "a1-a2"]);
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&wrong.stderr).contains("a1-a2"));
+    refused(
+        &["solve", "--board", "3x5", "--each-turn", "--turns", "a1-a2"],
+        2,
+        &["a1-a2"],
+    );
 }
 
 #[test]
@@ -808,9 +803,12 @@ fn status_reads_back_where_saved_searches_stand() {
     assert_eq!(turns[0]["notation"], "b2-c3A");
     assert_eq!(turns[0]["status"]["searches"][0]["saved"], true);
     // Nothing saved for another position: exit 1; --status needs --state: exit 2.
-    let other = fanorona(&["solve", "--board", "3x3", "--state", state_arg, "--status"]);
-    assert_eq!(other.status.code(), Some(1));
-    assert_eq!(fanorona(&["solve", "--status"]).status.code(), Some(2));
+    refused(
+        &["solve", "--board", "3x3", "--state", state_arg, "--status"],
+        1,
+        &[],
+    );
+    refused(&["solve", "--status"], 2, &[]);
 }
 
 #[test]
@@ -975,11 +973,14 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     assert_eq!(solved["table_stones"], 5);
     assert_eq!(solved["table_materials"], serde_json::json!(["3v3"]));
     // A material of another stone count is refused.
-    let wrong = fanorona(&[
-        "tables", "build", "--board", "3x5", "--stones", "6", "--only", "2v3", "--tables", dir_arg,
-    ]);
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&wrong.stderr).contains("has 5 stones"));
+    refused(
+        &[
+            "tables", "build", "--board", "3x5", "--stones", "6", "--only", "2v3", "--tables",
+            dir_arg,
+        ],
+        2,
+        &["has 5 stones"],
+    );
 }
 
 /// A long job whose progress lines cannot be written (a log on a full disk) goes on: the lines
