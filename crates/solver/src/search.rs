@@ -1665,6 +1665,52 @@ mod tests {
     }
 
     #[test]
+    fn trusting_only_pinned_proofs_searches_the_others_again_and_pins_what_it_proves() {
+        let board = Board::new(3, 5).unwrap();
+        let start = Position::standard_start(&board);
+        let limits = Limits {
+            nodes: 1_000_000,
+            memory: 1 << 20,
+        };
+        let mut search = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &NoProgress,
+        );
+        assert_eq!(search.solve(&start), Outcome::Proven);
+        assert!(matches!(search.known(&start), Some((Outcome::Proven, _))));
+        assert_eq!(search.pinned_count(), 0, "nothing is pinned unasked");
+        search.trust_only_pinned_proofs();
+        assert_eq!(
+            search.known(&start),
+            None,
+            "the table's proof is not trusted"
+        );
+        let nodes = search.nodes();
+        assert_eq!(search.solve(&start), Outcome::Proven);
+        assert!(search.nodes() > nodes + 1, "searched again below the root");
+        assert!(matches!(search.known(&start), Some((Outcome::Proven, _))));
+        // Every pinned position is one the rules or the pins prove: a winning turn for White
+        // to move, every turn for Black.
+        let pinned: Vec<Position> = search.pinned.keys().copied().collect();
+        assert_eq!(pinned.len(), search.pinned_count());
+        assert!(pinned.contains(&start));
+        let won = |p: &Position| matches!(search.known(p), Some((Outcome::Proven, _)));
+        for position in &pinned {
+            let mut next = Vec::new();
+            children(&board, position, &mut next);
+            if position.side == Color::White {
+                assert!(next.iter().any(won), "{position:?}");
+            } else {
+                assert!(next.iter().all(won), "{position:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_saved_search_goes_on_in_a_table_of_another_size() {
         let board = Board::new(3, 5).unwrap();
         let start = Position::standard_start(&board);
