@@ -863,6 +863,53 @@ fn one_side_searched_alone_goes_on_with_another_table_size() {
 }
 
 #[test]
+fn a_certificate_that_cannot_be_written_leaves_the_settled_search_to_read_it_off_again() {
+    // The saved searches were removed as soon as the value settled, before the certificate
+    // was written: a bad --certificate path (or a full disk) threw away the whole search.
+    let dir = scratch("solve-unwritable");
+    let state = dir.join("state");
+    let nowhere = dir.join("no-such-directory").join("start.proof");
+    let here = dir.join("start.proof");
+    let run = |certificate: &std::path::Path| {
+        let args = [
+            "solve",
+            "--board",
+            "3x5",
+            "--tables",
+            dir.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+            "--memory",
+            "16",
+            "--certificate",
+            certificate.to_str().unwrap(),
+            "--json",
+        ];
+        args.map(str::to_string)
+    };
+    let refused_args = run(&nowhere);
+    let refused_args: Vec<&str> = refused_args.iter().map(String::as_str).collect();
+    refused(&refused_args, 1, &["no-such-directory"]);
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        2,
+        "both settled searches are kept"
+    );
+    let again = run(&here);
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let solved = json(&again);
+    assert_eq!(solved["value"], "win");
+    assert_eq!(solved["certificate"], here.to_str().unwrap());
+    assert_eq!(
+        std::fs::read_dir(&state).unwrap().count(),
+        0,
+        "removed once written"
+    );
+    let checked = json(&["check-proof", here.to_str().unwrap(), "--json"]);
+    assert_eq!(checked["value"], "win");
+}
+
+#[test]
 #[cfg(unix)]
 fn a_reader_that_goes_away_is_no_panic() {
     // `fanorona perft 6 | head -0`: the reader is gone before the command writes anything.

@@ -38,7 +38,10 @@ pub use file::{Content, FileState, TableError, TableFile, TableId};
 pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
 pub use search::{Limits, Outcome, Search};
-pub use solve::{saved_search, solve, ExtractError, LineStep, SavedSearch, Solution, SolveSetup};
+pub use solve::{
+    remove_saved_searches, saved_search, solve, ExtractError, LineStep, SavedSearch, Solution,
+    SolveSetup,
+};
 pub use tables::{checkpoint_name, materials, system_of, BuildControl, ProbeError, Tables};
 pub use verify::{
     material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, VerifyControl,

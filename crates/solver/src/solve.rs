@@ -65,7 +65,8 @@ pub struct SolveSetup<'a> {
     pub progress: &'a dyn Progress,
     /// Where to keep each search's table between runs: while the value is not settled (or its
     /// certificate not yet read off) both searches are saved there, and the next run with the
-    /// same directory goes on from them; the files are removed once the value is settled.
+    /// same directory goes on from them. They stay there once the value is settled too, until
+    /// [`remove_saved_searches`] (after the certificate is written).
     pub state: Option<&'a Path>,
     /// With `state`: also save each search there this often while it runs (a run that is
     /// killed then loses at most that much).
@@ -190,16 +191,6 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
         }
         _ => None,
     };
-    if value.is_some() {
-        // Settled, and the certificate (if asked for) read off: nothing left to go on from.
-        for attacker in [mover, mover.other()] {
-            if let Some(file) = setup.state.map(|dir| state_file(dir, root, attacker)) {
-                if file.exists() {
-                    std::fs::remove_file(&file).map_err(|e| ExtractError(e.to_string()))?;
-                }
-            }
-        }
-    }
     Ok(Solution {
         value,
         mover_wins,
@@ -207,6 +198,20 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
         nodes: nodes(&for_mover.0, &for_waiting.0),
         certificate,
     })
+}
+
+/// Remove the searches of `root` saved in `directory`, once its value is settled and its
+/// certificate (if one was asked for) is safely written: nothing is left to go on from. Not
+/// before: until then they are what the certificate can be read off again from ([`solve`]
+/// keeps them).
+pub fn remove_saved_searches(directory: &Path, root: &Position) -> std::io::Result<()> {
+    for attacker in [Color::White, Color::Black] {
+        let file = state_file(directory, root, attacker);
+        if file.exists() {
+            std::fs::remove_file(&file)?;
+        }
+    }
+    Ok(())
 }
 
 /// The file that keeps the search of `attacker` from `root` between runs.

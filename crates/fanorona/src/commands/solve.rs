@@ -8,8 +8,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, solve, Content, ExtractError, Limits, Outcome, Progress, Solution,
-    SolveSetup, Tables,
+    check_with_progress, remove_saved_searches, solve, Content, ExtractError, Limits, Outcome,
+    Progress, Solution, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -220,6 +220,11 @@ impl SolveArgs {
             let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
             let certificate = self.certificate_path(root);
             let written = certify(&solution, setup.tables, certificate.as_deref())?;
+            if let (Some(_), Some(directory)) = (solution.value, setup.state) {
+                // Settled, and the certificate (if asked for) written: nothing to go on from.
+                remove_saved_searches(directory, &root.position)
+                    .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
+            }
             let report = SolveReport {
                 position: format_position(&board, &root.position),
                 board: board.size_name(),
