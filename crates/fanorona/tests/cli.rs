@@ -862,42 +862,49 @@ fn one_side_searched_alone_goes_on_with_another_table_size() {
     assert_eq!(std::fs::read_dir(&state).unwrap().count(), 0);
 }
 
+/// `solve` of the 3x5 start with its searches saved in `state`, the certificate to
+/// `certificate`.
+fn solve_3x5_args(dir: &std::path::Path, certificate: &std::path::Path) -> Vec<String> {
+    [
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        dir.to_str().unwrap(),
+        "--state",
+        dir.join("state").to_str().unwrap(),
+        "--memory",
+        "16",
+        "--certificate",
+        certificate.to_str().unwrap(),
+        "--json",
+    ]
+    .map(str::to_string)
+    .to_vec()
+}
+
 #[test]
+#[cfg(unix)]
 fn a_certificate_that_cannot_be_written_leaves_the_settled_search_to_read_it_off_again() {
     // The saved searches were removed as soon as the value settled, before the certificate
-    // was written: a bad --certificate path (or a full disk) threw away the whole search.
+    // was written: a full disk there threw the whole search away. (/dev/full: every write
+    // fails as on a full disk.)
     let dir = scratch("solve-unwritable");
     let state = dir.join("state");
-    let nowhere = dir.join("no-such-directory").join("start.proof");
-    let here = dir.join("start.proof");
-    let run = |certificate: &std::path::Path| {
-        let args = [
-            "solve",
-            "--board",
-            "3x5",
-            "--tables",
-            dir.to_str().unwrap(),
-            "--state",
-            state.to_str().unwrap(),
-            "--memory",
-            "16",
-            "--certificate",
-            certificate.to_str().unwrap(),
-            "--json",
-        ];
-        args.map(str::to_string)
-    };
-    let refused_args = run(&nowhere);
-    let refused_args: Vec<&str> = refused_args.iter().map(String::as_str).collect();
-    refused(&refused_args, 1, &["no-such-directory"]);
+    let full = solve_3x5_args(&dir, std::path::Path::new("/dev/full"));
+    refused(
+        &full.iter().map(String::as_str).collect::<Vec<_>>(),
+        1,
+        &["/dev/full"],
+    );
     assert_eq!(
         std::fs::read_dir(&state).unwrap().count(),
         2,
         "both settled searches are kept"
     );
-    let again = run(&here);
-    let again: Vec<&str> = again.iter().map(String::as_str).collect();
-    let solved = json(&again);
+    let here = dir.join("start.proof");
+    let again = solve_3x5_args(&dir, &here);
+    let solved = json(&again.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(solved["value"], "win");
     assert_eq!(solved["certificate"], here.to_str().unwrap());
     assert_eq!(
@@ -907,6 +914,27 @@ fn a_certificate_that_cannot_be_written_leaves_the_settled_search_to_read_it_off
     );
     let checked = json(&["check-proof", here.to_str().unwrap(), "--json"]);
     assert_eq!(checked["value"], "win");
+}
+
+#[test]
+fn a_certificate_path_that_cannot_be_made_is_refused_before_the_search() {
+    let dir = scratch("solve-certificate-path");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The certificate's directory is made when missing ...
+    let nested = dir.join("proofs").join("start.proof");
+    let args = solve_3x5_args(&dir, &nested);
+    let solved = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(solved["certificate"], nested.to_str().unwrap());
+    // ... and one under a file cannot be: refused before anything is searched or saved.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let args = solve_3x5_args(&dir, &file.join("start.proof"));
+    refused(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        1,
+        &["a-file"],
+    );
+    assert_eq!(std::fs::read_dir(dir.join("state")).unwrap().count(), 0);
 }
 
 #[test]

@@ -168,8 +168,17 @@ impl SolveArgs {
         if self.parallel == 0 {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
-        // The state directory, and with --each-turn the certificates' directory.
-        let certificates = self.certificate.as_deref().filter(|_| self.each_turn);
+        // The state directory, and the certificates' (--certificate with --each-turn, else the
+        // one holding the file): made now, so that a path that cannot be is refused before
+        // hours of search, not after.
+        let certificates = self.certificate.as_deref().and_then(|path| {
+            if self.each_turn {
+                Some(path)
+            } else {
+                path.parent()
+                    .filter(|parent| !parent.as_os_str().is_empty())
+            }
+        });
         for directory in self.state.as_deref().into_iter().chain(certificates) {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
