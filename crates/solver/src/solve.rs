@@ -421,6 +421,15 @@ fn extract(
     })
 }
 
+/// A search again, for a certificate, that stopped unsettled.
+pub(super) fn not_settled_again() -> ExtractError {
+    ExtractError(
+        "searched again for its certificate, the search stopped unsettled (the node limit, or \
+         Ctrl-C); with --state the same command reads it off again from the saved search"
+            .into(),
+    )
+}
+
 /// How many positions of a strategy being read off between two notes.
 const STRATEGY_REPORT: usize = 1 << 20;
 
@@ -561,7 +570,11 @@ impl Extraction<'_, '_> {
             self.search.cover_also(new.iter().copied());
             self.handed_to_search = self.joined.len();
         }
-        let found = if self.search.solve(position) == wanted {
+        let outcome = self.search.solve(position);
+        if outcome == Outcome::Unknown {
+            return Err(not_settled_again());
+        }
+        let found = if outcome == wanted {
             self.search.root_choice()
         } else {
             None

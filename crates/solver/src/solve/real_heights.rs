@@ -175,10 +175,7 @@ pub(super) fn winning_strategy(
     // overwrites.
     search.trust_only_pinned_proofs();
     if search.solve(root) != Outcome::Proven {
-        return Err(ExtractError(
-            "searched again for its certificate, the win was not proven within the node limit"
-                .into(),
-        ));
+        return Err(super::not_settled_again());
     }
     founded_strategy(search, root, winner, 2, progress).map_err(|unfounded| {
         ExtractError(format!(
