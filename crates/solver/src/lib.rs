@@ -39,7 +39,7 @@ pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
 pub use search::{Limits, Outcome, Search};
 pub use solve::{
-    remove_saved_searches, saved_search, solve, ExtractError, LineStep, SavedSearch, Solution,
+    remove_saved_searches, saved_search, solve, LineStep, SavedSearch, Solution, SolveError,
     SolveSetup,
 };
 pub use tables::{checkpoint_name, materials, system_of, BuildControl, ProbeError, Tables};

@@ -363,6 +363,11 @@ impl TranspositionTable {
     }
 }
 
+/// `error` of the file `path`, said as "{what} {path}: {error}".
+fn named(path: &Path, what: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{what} {}: {error}", path.display()))
+}
+
 /// Sum of proof numbers: infinite if one is, otherwise capped just below.
 fn add(a: Number, b: Number) -> Number {
     if a == INFINITE || b == INFINITE {
@@ -643,9 +648,23 @@ impl<'a> Search<'a> {
 
     /// Write what the transposition table knows to `path`, so that a later search can go on
     /// from it ([`Search::resume`]). Path-dependent results are not kept (they are a cache).
+    /// The file is written beside `path` first and then takes its place, so a save that fails
+    /// (a full disk) leaves the last one whole; what it had written is removed. The error
+    /// names `path`.
     pub fn save(&self, path: &Path) -> io::Result<()> {
         let temporary = path.with_extension("tmp");
-        let mut out = BufWriter::new(File::create(&temporary)?);
+        let saved = self
+            .write_state(&temporary)
+            .and_then(|()| std::fs::rename(&temporary, path));
+        if saved.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        saved.map_err(|e| named(path, "saving the search to", e))
+    }
+
+    /// The body of [`Self::save`]: the state into `file`.
+    fn write_state(&self, file: &Path) -> io::Result<()> {
+        let mut out = BufWriter::new(File::create(file)?);
         out.write_all(STATE_MAGIC)?;
         out.write_all(&[side_code(self.attacker)])?;
         out.write_all(&self.nodes.to_le_bytes())?;
@@ -667,18 +686,19 @@ impl<'a> Search<'a> {
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         crate::page_cache::forget(&file);
-        std::fs::rename(&temporary, path)
+        Ok(())
     }
 
     /// Go on from a table written by [`Search::save`] for the same attacker (of any size: see
-    /// below); the nodes spent before count toward the limit.
+    /// below); the nodes spent before count toward the limit. The error names `path`.
     pub fn resume(&mut self, path: &Path) -> io::Result<()> {
-        let bad = |why: &str| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: {why}", path.display()),
-            )
-        };
+        self.read_state(path)
+            .map_err(|e| named(path, "the saved search", e))
+    }
+
+    /// The body of [`Self::resume`].
+    fn read_state(&mut self, path: &Path) -> io::Result<()> {
+        let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
         let mut input = BufReader::new(File::open(path)?);
         let mut magic = [0u8; 8];
         input.read_exact(&mut magic)?;
@@ -1764,6 +1784,49 @@ mod tests {
             }
         }
         std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn a_save_that_fails_leaves_nothing_half_written_and_names_its_file() {
+        let board = Board::new(3, 3).unwrap();
+        let limits = Limits {
+            nodes: 1000,
+            memory: 1 << 16,
+        };
+        let search = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &NoProgress,
+        );
+        // A directory where the file should go: the state is written beside it, and the
+        // rename over it fails.
+        let dir = std::env::temp_dir().join(format!("fanorona-save-{}", std::process::id()));
+        let path = dir.join("search.dfpn");
+        std::fs::create_dir_all(path.join("in-the-way")).unwrap();
+        let error = search.save(&path).unwrap_err().to_string();
+        assert!(
+            error.contains("saving the search to") && error.contains("search.dfpn"),
+            "{error}"
+        );
+        assert!(
+            !path.with_extension("tmp").exists(),
+            "the half-done save is removed"
+        );
+        let mut other = Search::new(
+            &board,
+            Rules::default(),
+            None,
+            Color::White,
+            limits,
+            &NoProgress,
+        );
+        let missing = dir.join("absent.dfpn");
+        let error = other.resume(&missing).unwrap_err().to_string();
+        assert!(error.contains("absent.dfpn"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

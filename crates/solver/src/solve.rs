@@ -40,17 +40,25 @@ pub struct Solution {
     pub certificate: Option<Certificate>,
 }
 
-/// Why no certificate could be read off a finished search.
+/// Why a solve gave no answer: a saved search that could not be read or written (the file
+/// named), or no certificate read off a settled search. The message says which.
 #[derive(Debug)]
-pub struct ExtractError(pub String);
+pub struct SolveError(pub String);
 
-impl fmt::Display for ExtractError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no certificate: {}", self.0)
+impl SolveError {
+    /// No certificate could be read off a settled search, for `why`.
+    pub(super) fn no_certificate(why: impl fmt::Display) -> SolveError {
+        SolveError(format!("no certificate: {why}"))
     }
 }
 
-impl std::error::Error for ExtractError {}
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SolveError {}
 
 /// What a solve needs besides the position.
 #[derive(Clone, Copy)]
@@ -78,7 +86,7 @@ pub struct SolveSetup<'a> {
 }
 
 /// Solve `root`: its value for the side to move, and a certificate if asked for.
-pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractError> {
+pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError> {
     let mover = root.side;
     let (for_mover, for_waiting) = std::thread::scope(|scope| {
         let search_for = |attacker: Color| {
@@ -91,9 +99,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                     let mut search = new_search(setup, attacker);
                     let saved = setup.state.map(|dir| state_file(dir, root, attacker));
                     if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
-                        search
-                            .resume(file)
-                            .map_err(|e| ExtractError(e.to_string()))?;
+                        search.resume(file).map_err(|e| SolveError(e.to_string()))?;
                         setup.progress.resumed(search.nodes());
                     }
                     if let (Some(file), Some(every)) = (saved, setup.save_every) {
@@ -111,7 +117,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                             search.nodes()
                         ));
                     }
-                    Ok::<_, ExtractError>((search, outcome))
+                    Ok::<_, SolveError>((search, outcome))
                 })
                 .expect("a search thread")
         };
@@ -127,7 +133,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
     let nodes = |a: &Search, b: &Search| a.nodes() + b.nodes();
     let value = match (mover_wins, waiting_wins) {
         (Outcome::Proven, Outcome::Proven) => {
-            return Err(ExtractError(
+            return Err(SolveError(
                 "both sides proven to win: the search is inconsistent".into(),
             ))
         }
@@ -146,9 +152,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, ExtractErr
                 .filter(|search| setup.only.is_none_or(|side| side == search.attacker()));
             for search in searched {
                 let file = state_file(directory, root, search.attacker());
-                search
-                    .save(&file)
-                    .map_err(|e| ExtractError(e.to_string()))?;
+                search.save(&file).map_err(|e| SolveError(e.to_string()))?;
             }
         }
     }
@@ -382,7 +386,7 @@ fn extract(
     root: &Position,
     outcome: Outcome,
     progress: &dyn Progress,
-) -> Result<Claim, ExtractError> {
+) -> Result<Claim, SolveError> {
     let proof = outcome == Outcome::Proven;
     let strategist = if proof {
         search.attacker()
@@ -422,11 +426,10 @@ fn extract(
 }
 
 /// A search again, for a certificate, that stopped unsettled.
-pub(super) fn not_settled_again() -> ExtractError {
-    ExtractError(
-        "searched again for its certificate, the search stopped unsettled (the node limit, or \
-         Ctrl-C); with --state the same command reads it off again from the saved search"
-            .into(),
+pub(super) fn not_settled_again() -> SolveError {
+    SolveError::no_certificate(
+        "searched again for it, the search stopped unsettled (the node limit, or Ctrl-C); with \
+         --state the same command reads it off again from the saved search",
     )
 }
 
@@ -471,7 +474,7 @@ impl Extraction<'_, '_> {
     /// Make sure the strategy covers `position`, which must have the wanted outcome. For a
     /// hold, a position met again is covered (a repetition is a draw); for a win, one still
     /// being covered above is a loop, and the whole reading off gives up.
-    fn cover(&mut self, position: &Position) -> Result<Covered, ExtractError> {
+    fn cover(&mut self, position: &Position) -> Result<Covered, SolveError> {
         if self.strategy.contains_key(position) {
             let looped = self.proof && self.being_covered.contains(position);
             return Ok(if looped { Covered::Loop } else { Covered::Done });
@@ -500,7 +503,7 @@ impl Extraction<'_, '_> {
     }
 
     /// Every turn of the strategist's opponent at a position.
-    fn cover_each(&mut self, next: &[Position]) -> Result<Covered, ExtractError> {
+    fn cover_each(&mut self, next: &[Position]) -> Result<Covered, SolveError> {
         for child in next {
             if self.cover(child)? == Covered::Loop {
                 return Ok(Covered::Loop);
@@ -530,11 +533,11 @@ impl Extraction<'_, '_> {
         self.search.is_leaf(position)
     }
 
-    fn expect(&self, outcome: Outcome, position: &Position) -> Result<(), ExtractError> {
+    fn expect(&self, outcome: Outcome, position: &Position) -> Result<(), SolveError> {
         if outcome == self.wanted() {
             Ok(())
         } else {
-            Err(ExtractError(format!(
+            Err(SolveError::no_certificate(format!(
                 "a leaf of the strategy has the wrong value ({position:?})"
             )))
         }
@@ -544,7 +547,7 @@ impl Extraction<'_, '_> {
     /// back into the strategy, else the child with the wanted outcome in the search's table
     /// (for a win, the one of least proof height, so that the strategy never loops where the
     /// stored heights agree).
-    fn choose(&mut self, position: &Position, next: &[Position]) -> Result<Position, ExtractError> {
+    fn choose(&mut self, position: &Position, next: &[Position]) -> Result<Position, SolveError> {
         let wanted = self.wanted();
         let mut best: Option<(u32, Position)> = None;
         for child in next {
@@ -580,7 +583,7 @@ impl Extraction<'_, '_> {
             None
         };
         found.ok_or_else(|| {
-            ExtractError(format!(
+            SolveError::no_certificate(format!(
                 "no turn of the strategist keeps the result at {position:?}"
             ))
         })

@@ -8,8 +8,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, remove_saved_searches, solve, Content, ExtractError, Limits, Outcome,
-    Progress, Solution, SolveSetup, Tables,
+    check_with_progress, remove_saved_searches, solve, Content, Limits, Outcome, Progress,
+    Solution, SolveError, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -206,6 +206,15 @@ impl SolveArgs {
             Some(Color::Black) => ("searching (can Black force a win?)", 1),
             None => ("searching (both sides)", 2),
         };
+        if let Some(directory) = self.state.as_deref() {
+            let at_once = searches * self.parallel.min(roots.len()) as u64;
+            let free = free_bytes(directory);
+            if let Some(warning) = free.and_then(|free| {
+                space_warning(directory, free, at_once, (self.memory as u64) << 20)
+            }) {
+                eprintln!("{warning}");
+            }
+        }
         bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
         let setup = SolveSetup {
             board: &board,
@@ -442,7 +451,7 @@ struct TurnReport {
 }
 
 /// A root's solution and the seconds it took.
-type Solved = (Result<Solution, ExtractError>, f64);
+type Solved = (Result<Solution, SolveError>, f64);
 
 /// Solve each root, `parallel` at a time (sharing the tables), in order: each solution with
 /// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started.
@@ -467,7 +476,7 @@ fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Solved
                     ..*setup
                 };
                 let solution = if STOP.load(Ordering::Relaxed) && i > 0 {
-                    Err(ExtractError("interrupted before it started".into()))
+                    Err(SolveError("interrupted before it started".into()))
                 } else {
                     solve(&setup, &roots[i].position)
                 };
@@ -508,6 +517,43 @@ impl Progress for Labelled<'_> {
             None => self.inner.note(message),
         }
     }
+}
+
+/// The bytes free to a user on the file system of `path`, where the system says.
+#[cfg(unix)]
+fn free_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: a NUL-terminated path, and a plain struct for the call to fill.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    let result = unsafe { libc::statvfs(path.as_ptr(), &mut stats) };
+    (result == 0).then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_: &Path) -> Option<u64> {
+    None
+}
+
+/// A warning where `free` bytes in `directory` cannot take `saves` saves of a search's
+/// table of `table_bytes` at once: each save is written beside the last before it replaces
+/// it, so it needs its whole size free. (A full disk lost the searches of two first moves
+/// once: see `data/results.md`, fifteenth session.)
+fn space_warning(directory: &Path, free: u64, saves: u64, table_bytes: u64) -> Option<String> {
+    let needed = saves * table_bytes;
+    let gb = |bytes: u64| bytes as f64 / 1e9;
+    (free < needed).then(|| {
+        format!(
+            "note: {} has {:.1} GB free, and saving {saves} search{} of {:.1} GB there at \
+             once takes {:.1} GB: a save may fail, and a run stopped then loses what it did \
+             since its last save (make room, or a smaller --memory)",
+            directory.display(),
+            gb(free),
+            if saves == 1 { "" } else { "es" },
+            gb(table_bytes),
+            gb(needed)
+        )
+    })
 }
 
 /// Check the certificate of `solution`, if it has one and `path` asks for it, and write it
@@ -577,5 +623,32 @@ fn print_human(report: &SolveReport) {
     );
     if let (Some(path), Some(size)) = (&report.certificate, report.certificate_positions) {
         println!("proof     {path}: {size} strategy positions, checked");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_directory_without_room_for_the_saves_is_warned_of() {
+        let dir = Path::new("/saved");
+        let gib = 1u64 << 30;
+        assert_eq!(space_warning(dir, 20 * gib, 2, 4 * gib), None);
+        let warning = space_warning(dir, 7 * gib, 2, 4 * gib).expect("8 GiB wanted, 7 free");
+        assert!(
+            warning.contains("/saved has 7.5 GB free") && warning.contains("2 searches of 4.3 GB"),
+            "{warning}"
+        );
+        let one = space_warning(dir, gib, 1, 4 * gib).unwrap();
+        assert!(one.contains("1 search of"), "{one}");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn the_free_space_of_a_directory_is_read() {
+        let free = free_bytes(&std::env::temp_dir()).expect("statvfs answers");
+        assert!(free > 0);
+        assert_eq!(free_bytes(Path::new("/no/such/directory")), None);
     }
 }

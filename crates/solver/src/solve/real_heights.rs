@@ -13,7 +13,7 @@
 //! graph does show won are pinned as proven, and the root searched again trusting only pinned
 //! proofs and pinning each new one, which founds every proof it makes.
 
-use super::ExtractError;
+use super::SolveError;
 use crate::progress::Progress;
 use crate::search::{Outcome, Search};
 use fanorona_engine::movegen::children;
@@ -158,7 +158,7 @@ pub(super) fn winning_strategy(
     root: &Position,
     winner: Color,
     progress: &dyn Progress,
-) -> Result<HashMap<Position, Option<Position>>, ExtractError> {
+) -> Result<HashMap<Position, Option<Position>>, SolveError> {
     let unfounded = match founded_strategy(search, root, winner, 1, progress) {
         Ok(strategy) => return Ok(strategy),
         Err(unfounded) => unfounded,
@@ -178,7 +178,7 @@ pub(super) fn winning_strategy(
         return Err(super::not_settled_again());
     }
     founded_strategy(search, root, winner, 2, progress).map_err(|unfounded| {
-        ExtractError(format!(
+        SolveError::no_certificate(format!(
             "searched again on pinned proofs alone, {unfounded} positions still only go round \
              (a bug: please report it)"
         ))
