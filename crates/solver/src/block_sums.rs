@@ -24,6 +24,7 @@
 //! ```
 
 use crate::file::{Checksum, TRAILER_SIZE};
+use crate::part_file::PartFile;
 use rayon::prelude::*;
 use std::fs;
 use std::io::{self, Write};
@@ -61,7 +62,7 @@ pub(crate) fn write(table: &Path, file: &[u8]) -> io::Result<()> {
     let path = companion_path(table);
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
-    let mut out = fs::File::create(&temporary)?;
+    let (part, mut out) = PartFile::create(temporary.into())?;
     let body = &file[..file.len() - TRAILER_SIZE];
     let file_checksum = u64::from_le_bytes(file[body.len() + 8..].try_into().expect("8 bytes"));
     let sums = sums_of(body);
@@ -79,7 +80,7 @@ pub(crate) fn write(table: &Path, file: &[u8]) -> io::Result<()> {
     bytes.extend_from_slice(&own.to_le_bytes());
     out.write_all(&bytes)?;
     drop(out);
-    fs::rename(&temporary, &path)
+    part.keep_as(&path)
 }
 
 /// The block checksums of one table file, and which blocks have been checked so far.

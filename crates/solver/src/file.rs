@@ -30,6 +30,7 @@
 use crate::block_sums::{self, BlockSums};
 use crate::entry::Entry;
 use crate::index::Material;
+use crate::part_file::PartFile;
 use fanorona_engine::{Blocked, Board, Rules, Value};
 use memmap2::Mmap;
 use std::fmt;
@@ -244,7 +245,8 @@ pub fn write_table(
         error,
     };
     let mut checksum = Checksum::new();
-    let mut out = BufWriter::new(File::create(&temporary).map_err(io_error)?);
+    let (part, file) = PartFile::create(temporary.clone()).map_err(io_error)?;
+    let mut out = BufWriter::new(file);
     let header = id.header(entries.len() as u64);
     checksum.update(&header);
     out.write_all(&header).map_err(io_error)?;
@@ -285,7 +287,7 @@ pub fn write_table(
         .map_err(io_error)?;
     let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
     file.sync_all().map_err(io_error)?;
-    std::fs::rename(&temporary, &path).map_err(|error| TableError::Io {
+    part.keep_as(&path).map_err(|error| TableError::Io {
         path: path.clone(),
         error,
     })?;

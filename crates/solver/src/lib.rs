@@ -8,6 +8,7 @@
 //! - [`tables`]: all materials up to a stone count, built smallest first, and probing;
 //! - [`file`]: table files (self-describing, checksummed, memory-mapped);
 //! - `page_cache`: dropping the cached pages of files read or written once;
+//! - `part_file`: files written whole or not at all (temporary name, then renamed);
 //! - [`progress`]: how long jobs report progress;
 //! - [`verify`]: the independent check of built tables, and their statistics;
 //! - [`search`]: depth-first proof-number search with table leaves;
@@ -23,6 +24,7 @@ pub mod entry;
 pub mod file;
 pub mod index;
 mod page_cache;
+mod part_file;
 mod prefetch;
 pub mod progress;
 pub mod retrograde;

@@ -33,6 +33,7 @@ mod position_map;
 mod zeroed_memory;
 
 use crate::index::Material;
+use crate::part_file::PartFile;
 use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::tables::Tables;
@@ -652,19 +653,14 @@ impl<'a> Search<'a> {
     /// (a full disk) leaves the last one whole; what it had written is removed. The error
     /// names `path`.
     pub fn save(&self, path: &Path) -> io::Result<()> {
-        let temporary = path.with_extension("tmp");
-        let saved = self
-            .write_state(&temporary)
-            .and_then(|()| std::fs::rename(&temporary, path));
-        if saved.is_err() {
-            let _ = std::fs::remove_file(&temporary);
-        }
-        saved.map_err(|e| named(path, "saving the search to", e))
+        self.write_state(path)
+            .map_err(|e| named(path, "saving the search to", e))
     }
 
-    /// The body of [`Self::save`]: the state into `file`.
-    fn write_state(&self, file: &Path) -> io::Result<()> {
-        let mut out = BufWriter::new(File::create(file)?);
+    /// The body of [`Self::save`].
+    fn write_state(&self, path: &Path) -> io::Result<()> {
+        let (part, file) = PartFile::create(path.with_extension("tmp"))?;
+        let mut out = BufWriter::new(file);
         out.write_all(STATE_MAGIC)?;
         out.write_all(&[side_code(self.attacker)])?;
         out.write_all(&self.nodes.to_le_bytes())?;
@@ -686,7 +682,7 @@ impl<'a> Search<'a> {
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         crate::page_cache::forget(&file);
-        Ok(())
+        part.keep_as(path)
     }
 
     /// Go on from a table written by [`Search::save`] for the same attacker (of any size: see

@@ -8,6 +8,7 @@
 
 use super::Slot;
 use crate::file::Checksum;
+use crate::part_file::PartFile;
 use fanorona_engine::{Blocked, Board, Rules};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -43,8 +44,8 @@ pub(super) fn save(
     slots: &mut [Slot],
     saved: &Saved,
 ) -> io::Result<()> {
-    let temporary = temporary_path(path);
-    let mut out = Hashed::new(BufWriter::new(File::create(&temporary)?));
+    let (part, file) = PartFile::create(temporary_path(path))?;
+    let mut out = Hashed::new(BufWriter::new(file));
     out.write_all(&fingerprint(board, rules, slots))?;
     let (kind, a, b) = match saved.stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
@@ -68,7 +69,7 @@ pub(super) fn save(
     file.into_inner()
         .map_err(|error| error.into_error())?
         .sync_all()?;
-    std::fs::rename(&temporary, path)
+    part.keep_as(path)
 }
 
 /// Where a save to `path` writes before it renames: what a save cut short leaves behind.

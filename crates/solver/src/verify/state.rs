@@ -17,9 +17,10 @@
 
 use crate::file::Checksum;
 use crate::index::Material;
+use crate::part_file::PartFile;
 use fanorona_engine::{Blocked, Board, Rules};
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"FANOVRFY";
@@ -184,8 +185,9 @@ impl VerifyState {
     pub(crate) fn save(&self, path: &Path) -> io::Result<()> {
         let mut temporary = path.as_os_str().to_owned();
         temporary.push(".tmp");
-        fs::write(&temporary, self.to_bytes())?;
-        fs::rename(&temporary, path)
+        let (part, mut file) = PartFile::create(temporary.into())?;
+        file.write_all(&self.to_bytes())?;
+        part.keep_as(path)
     }
 
     /// The state saved in `path`: `Ok(None)` if there is none, `Err` with the reason if it is
