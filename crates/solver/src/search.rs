@@ -320,17 +320,6 @@ impl TranspositionTable {
             })
     }
 
-    /// Empty `position`'s slot, if it has one.
-    fn remove(&mut self, position: &Position) {
-        let b = self.bucket(position);
-        let (mover, waiting) = key(position);
-        for slot in &mut self.slots[b..b + 2] {
-            if slot[0] == mover && slot[1] == waiting {
-                *slot = [0; 4];
-            }
-        }
-    }
-
     fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
         let (mover, waiting) = key(position);
         let height = if numbers.is_proven() {
@@ -591,13 +580,6 @@ impl<'a> Search<'a> {
     /// Whether the rules or the endgame tables decide `position`.
     pub fn is_leaf(&self, position: &Position) -> bool {
         self.leaf(position).is_some()
-    }
-
-    /// Forget what the transposition table holds about `position`, so that it is searched
-    /// again when next met (a proof that rests on proofs overwritten since, so that reading
-    /// a win off it only goes round; see `solve::real_heights`).
-    pub fn forget(&mut self, position: &Position) {
-        self.table.remove(position);
     }
 
     /// Count `position` as proven, `height` turns above its leaves, from now on, whatever the
