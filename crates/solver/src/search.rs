@@ -41,7 +41,7 @@ use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
 use filters::{Filters, MetMarks};
-use position_map::PositionSet;
+use position_map::{PositionMap, PositionSet};
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -403,7 +403,7 @@ pub struct Search<'a> {
     /// Positions that count as proven, with their heights, whatever the table holds: the
     /// proofs a certificate's reading off has founded on leaves, kept while the root is
     /// searched again (see `solve::real_heights`), so that no overwrite loses them.
-    pinned: FastMap<Position, u32>,
+    pinned: PositionMap<u32>,
     /// Whether the table's proofs count only where pinned (and every new proof is pinned).
     pinned_proofs_only: bool,
     /// The child that settled the root of the last search, where one child does (a proof at
@@ -521,7 +521,7 @@ impl<'a> Search<'a> {
             path_dependent: FastMap::default(),
             path_dependent_count: 0,
             covered: FastSet::default(),
-            pinned: FastMap::default(),
+            pinned: PositionMap::new(),
             pinned_proofs_only: false,
             root_choice: None,
             root_depth: 0,
@@ -586,7 +586,7 @@ impl<'a> Search<'a> {
     /// table holds or loses: for positions whose win a certificate's reading off has founded
     /// on leaves (see `solve::real_heights`). Only ever for positions the attacker wins.
     pub fn pin_proven(&mut self, position: &Position, height: u32) {
-        self.pinned.insert(*position, height);
+        self.pinned.insert(position, height);
     }
 
     /// From now on, count a proof of the table only where it is pinned (take the others as
@@ -610,12 +610,10 @@ impl<'a> Search<'a> {
         self.pinned.len()
     }
 
-    /// The height of `position`'s pinned proof, if it has one (see [`Self::pin_proven`]).
-    fn pinned_height(&self, position: &Position) -> Option<u32> {
-        if self.pinned.is_empty() {
-            return None;
-        }
-        self.pinned.get(position).copied()
+    /// The height of `position` (whose [`hash`] is `hash`)'s pinned proof, if it has one
+    /// (see [`Self::pin_proven`]).
+    fn pinned_height(&self, position: &Position, hash: u64) -> Option<u32> {
+        self.pinned.get_hashed(position, hash)
     }
 
     /// Treat `more` positions as failures for the attacker too, relying on the root of the
@@ -910,10 +908,11 @@ impl<'a> Search<'a> {
         if self.is_held(position) {
             return Some((Outcome::Disproven, 0));
         }
-        if let Some(height) = self.pinned_height(position) {
+        let hash = hash(position);
+        if let Some(height) = self.pinned_height(position, hash) {
             return Some((Outcome::Proven, height));
         }
-        let slot = self.stored(position, hash(position))?;
+        let slot = self.stored(position, hash)?;
         if slot.proof == 0 {
             Some((Outcome::Proven, slot.height))
         } else if slot.disproof == 0 {
@@ -1041,6 +1040,8 @@ impl<'a> Search<'a> {
             if !self.within_tables(child) {
                 self.table.prefetch_hashed(hash);
                 self.filters.prefetch(self.filters.place_hashed(hash));
+                // Empty but while a certificate is read off (then asked of every child).
+                self.pinned.prefetch_hashed(hash);
             }
         }
     }
@@ -1097,7 +1098,7 @@ impl<'a> Search<'a> {
         if let Some(numbers) = self.leaf(position) {
             return numbers;
         }
-        if let Some(height) = self.pinned_height(position) {
+        if let Some(height) = self.pinned_height(position, hash) {
             return Numbers {
                 extra: height,
                 ..Numbers::PROVEN
@@ -1693,7 +1694,7 @@ mod tests {
         assert!(matches!(search.known(&start), Some((Outcome::Proven, _))));
         // Every pinned position is one the rules or the pins prove: a winning turn for White
         // to move, every turn for Black.
-        let pinned: Vec<Position> = search.pinned.keys().copied().collect();
+        let pinned: Vec<Position> = search.pinned.positions().collect();
         assert_eq!(pinned.len(), search.pinned_count());
         assert!(pinned.contains(&start));
         let won = |p: &Position| matches!(search.known(p), Some((Outcome::Proven, _)));

@@ -519,7 +519,7 @@ impl Search<'_> {
         if self.is_held_hashed(child, hash) {
             return Target::Held;
         }
-        if self.pinned_height(child).is_some() {
+        if self.pinned_height(child, hash).is_some() {
             return Target::Open;
         }
         match self.table.get_hashed(child, hash) {
