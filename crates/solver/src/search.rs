@@ -1636,6 +1636,11 @@ mod tests {
     use super::*;
     use crate::progress::NoProgress;
 
+    /// A search without tables, under the default rules.
+    fn search_on(board: &Board, attacker: Color, limits: Limits) -> Search<'_> {
+        Search::new(board, Rules::default(), None, attacker, limits, &NoProgress)
+    }
+
     #[test]
     fn held_children_met_are_counted_by_stones_until_noted() {
         let board = Board::standard();
@@ -1643,14 +1648,7 @@ mod tests {
             nodes: 0,
             memory: 1 << 20,
         };
-        let mut search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &NoProgress,
-        );
+        let mut search = search_on(&board, Color::White, limits);
         let mut seed = 3;
         let held = Position::random_placement(&board, 4, 5, &mut seed);
         let other = Position::random_placement(&board, 3, 3, &mut seed);
@@ -1671,14 +1669,7 @@ mod tests {
             nodes: 1_000_000,
             memory: 1 << 20,
         };
-        let mut search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &NoProgress,
-        );
+        let mut search = search_on(&board, Color::White, limits);
         assert_eq!(search.solve(&start), Outcome::Proven);
         assert!(matches!(search.known(&start), Some((Outcome::Proven, _))));
         assert_eq!(search.pinned_count(), 0, "nothing is pinned unasked");
@@ -1717,14 +1708,7 @@ mod tests {
             nodes: 1_000_000,
             memory,
         };
-        let mut search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits(1 << 20),
-            &NoProgress,
-        );
+        let mut search = search_on(&board, Color::White, limits(1 << 20));
         assert_eq!(search.solve(&start), Outcome::Proven);
         let file = std::env::temp_dir().join(format!("fanorona-resize-{}", std::process::id()));
         search.save(&file).unwrap();
@@ -1737,14 +1721,7 @@ mod tests {
             .filter(|p| search.known(p).is_some())
             .collect();
         for memory in [1 << 19, 1 << 22] {
-            let mut resumed = Search::new(
-                &board,
-                Rules::default(),
-                None,
-                Color::White,
-                limits(memory),
-                &NoProgress,
-            );
+            let mut resumed = search_on(&board, Color::White, limits(memory));
             resumed.resume(&file).unwrap();
             assert_eq!(resumed.nodes(), search.nodes());
             assert_eq!(resumed.known(&start), search.known(&start));
@@ -1772,14 +1749,7 @@ mod tests {
             nodes: 1000,
             memory: 1 << 16,
         };
-        let search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &NoProgress,
-        );
+        let search = search_on(&board, Color::White, limits);
         // A directory where the file should go: the state is written beside it, and the
         // rename over it fails.
         let dir = std::env::temp_dir().join(format!("fanorona-save-{}", std::process::id()));
@@ -1794,14 +1764,7 @@ mod tests {
             !path.with_extension("tmp").exists(),
             "the half-done save is removed"
         );
-        let mut other = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &NoProgress,
-        );
+        let mut other = search_on(&board, Color::White, limits);
         let missing = dir.join("absent.dfpn");
         let error = other.resume(&missing).unwrap_err().to_string();
         assert!(error.contains("absent.dfpn"), "{error}");
@@ -1818,16 +1781,7 @@ mod tests {
             nodes: FIRST_CLOSURE + 1000,
             memory: 1 << 22,
         };
-        let new_search = || {
-            Search::new(
-                &board,
-                Rules::default(),
-                None,
-                Color::Black,
-                limits,
-                &NoProgress,
-            )
-        };
+        let new_search = || search_on(&board, Color::Black, limits);
         let mut search = new_search();
         search.solve(&start);
         assert!(!search.held.is_empty(), "closures held positions");
@@ -1876,19 +1830,11 @@ mod tests {
     #[test]
     fn the_side_ahead_in_stones_starts_closer_to_winning() {
         let board = Board::standard();
-        let progress = crate::progress::NoProgress;
         let limits = Limits {
             nodes: 10,
             memory: 1 << 16,
         };
-        let search = Search::new(
-            &board,
-            Rules::default(),
-            None,
-            Color::White,
-            limits,
-            &progress,
-        );
+        let search = search_on(&board, Color::White, limits);
         // White (the attacker) three stones against one, either side to move.
         for side in [Color::White, Color::Black] {
             let position = Position::from_colors(
