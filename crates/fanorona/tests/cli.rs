@@ -862,8 +862,9 @@ fn one_side_searched_alone_goes_on_with_another_table_size() {
     assert_eq!(std::fs::read_dir(&state).unwrap().count(), 0);
 }
 
-/// `solve` of the 3x5 start with its searches saved in `state`, the certificate to
-/// `certificate`.
+/// `solve` of the 3x5 start with its searches saved in `dir`/state, the certificate to
+/// `certificate`. (Its flags differ from the other 3x5 runs' in --state, --memory and
+/// --certificate, so they are not shared.)
 fn solve_3x5_args(dir: &std::path::Path, certificate: &std::path::Path) -> Vec<String> {
     [
         "solve",
