@@ -22,6 +22,7 @@ fn search_all(board: &Board, tables: &Tables, positions: &[Position]) -> u64 {
             let limits = Limits {
                 nodes: 20_000,
                 memory: 4 << 20,
+                ..Limits::default()
             };
             let mut search = Search::new(
                 board,

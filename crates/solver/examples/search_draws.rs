@@ -86,6 +86,7 @@ fn main() {
             limits: Limits {
                 nodes: node_limit,
                 memory: 64 << 20,
+                ..Limits::default()
             },
             certificate,
             stop: None,

@@ -39,7 +39,7 @@ pub use entry::Entry;
 pub use file::{Content, FileState, TableError, TableFile, TableId};
 pub use index::{Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
-pub use search::{Limits, Outcome, Search};
+pub use search::{Counting, Limits, Outcome, Search};
 pub use solve::{
     remove_saved_searches, saved_search, solve, LineStep, SavedSearch, Solution, SolveError,
     SolveSetup,

@@ -142,6 +142,8 @@ pub struct Limits {
     pub nodes: u64,
     /// The transposition table's size in bytes.
     pub memory: usize,
+    /// How the numbers that add up over children are counted.
+    pub counting: Counting,
 }
 
 impl Default for Limits {
@@ -149,6 +151,53 @@ impl Default for Limits {
         Limits {
             nodes: 100_000_000,
             memory: 256 << 20,
+            counting: Counting::Sum,
+        }
+    }
+}
+
+/// How a node's *summed* number (its disproof number where the attacker moves, its proof
+/// number where the defender moves) is counted from its children's. Only the order of the
+/// search depends on it, never what it proves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Counting {
+    /// The sum (standard proof numbers). A position that several children reach, or that play
+    /// goes round to, counts once per path: on a board full of transpositions the sums can
+    /// grow without bound (and saturate).
+    #[default]
+    Sum,
+    /// The largest, plus one for each other child not yet settled in that number ("weak"
+    /// proof numbers, Ueda, Hashimoto, Hashimoto and Iida, 2008): nothing counted twice, at the
+    /// price of a coarser guide where the children share nothing.
+    Weak,
+}
+
+/// The children's summed numbers, gathered for either way of counting them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Summed {
+    sum: Number,
+    largest: Number,
+    unsettled: Number,
+}
+
+impl Summed {
+    fn with(self, number: Number) -> Summed {
+        Summed {
+            sum: add(self.sum, number),
+            largest: self.largest.max(number),
+            unsettled: self.unsettled + Number::from(number != 0),
+        }
+    }
+
+    fn of(numbers: impl Iterator<Item = Number>) -> Summed {
+        numbers.fold(Summed::default(), Summed::with)
+    }
+
+    fn count(self, counting: Counting) -> Number {
+        match counting {
+            Counting::Sum => self.sum,
+            Counting::Weak if self.unsettled == 0 => 0,
+            Counting::Weak => add(self.largest, self.unsettled - 1),
         }
     }
 }
@@ -413,6 +462,7 @@ pub struct Search<'a> {
     root_depth: u32,
     nodes: u64,
     node_limit: u64,
+    counting: Counting,
     stop: Option<&'a AtomicBool>,
     progress: &'a dyn Progress,
     reported: u64,
@@ -527,6 +577,7 @@ impl<'a> Search<'a> {
             root_depth: 0,
             nodes: 0,
             node_limit: limits.nodes,
+            counting: limits.counting,
             stop: None,
             progress,
             reported: 0,
@@ -1197,7 +1248,7 @@ impl<'a> Search<'a> {
         children(self.board, position, next);
         self.look_at_children(next, kids);
         let result = loop {
-            let numbers = combine(or_node, kids);
+            let numbers = combine(or_node, self.counting, kids);
             if depth == self.root_depth {
                 self.root_numbers = (numbers.proof, numbers.disproof);
             }
@@ -1208,10 +1259,17 @@ impl<'a> Search<'a> {
             {
                 break Ok(numbers);
             }
-            let (best, child_proof_limit, child_disproof_limit) =
-                select(or_node, kids, numbers, proof_limit, disproof_limit);
+            let (best, child_proof_limit, child_disproof_limit) = select(
+                or_node,
+                self.counting,
+                kids,
+                numbers,
+                proof_limit,
+                disproof_limit,
+            );
             self.frames.truncate((depth - self.root_depth) as usize);
-            self.frames.push(Frame::of(or_node, kids, best));
+            self.frames
+                .push(Frame::of(or_node, self.counting, kids, best));
             let child = kids[best].position;
             match self.expand(&child, child_proof_limit, child_disproof_limit, depth + 1) {
                 Ok(numbers) => kids[best].numbers = numbers,
@@ -1446,38 +1504,41 @@ const NOTED_PLIES: usize = 4;
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     or_node: bool,
+    counting: Counting,
     chosen: Numbers,
     others_least: Number,
-    others_sum: Number,
+    others_summed: Summed,
 }
 
 impl Frame {
-    fn of(or_node: bool, kids: &[Child], chosen: usize) -> Frame {
-        let (mut least, mut sum) = (INFINITE, 0);
+    fn of(or_node: bool, counting: Counting, kids: &[Child], chosen: usize) -> Frame {
+        let (mut least, mut summed) = (INFINITE, Summed::default());
         let others = kids.iter().enumerate().filter(|&(i, _)| i != chosen);
         for (_, kid) in others {
-            let (minimised, summed) = if or_node {
+            let (minimised, number) = if or_node {
                 (kid.numbers.proof, kid.numbers.disproof)
             } else {
                 (kid.numbers.disproof, kid.numbers.proof)
             };
             least = least.min(minimised);
-            sum = add(sum, summed);
+            summed = summed.with(number);
         }
         Frame {
             or_node,
+            counting,
             chosen: kids[chosen].numbers,
             others_least: least,
-            others_sum: sum,
+            others_summed: summed,
         }
     }
 
     /// This node's (proof, disproof) numbers with `child`'s as its chosen child's.
     fn with_child(&self, (proof, disproof): (Number, Number)) -> (Number, Number) {
+        let summed = |number| self.others_summed.with(number).count(self.counting);
         if self.or_node {
-            (self.others_least.min(proof), add(self.others_sum, disproof))
+            (self.others_least.min(proof), summed(disproof))
         } else {
-            (add(self.others_sum, proof), self.others_least.min(disproof))
+            (summed(proof), self.others_least.min(disproof))
         }
     }
 }
@@ -1520,17 +1581,17 @@ fn settling_child(or_node: bool, kids: &[Child], node: Numbers) -> Option<Positi
 }
 
 /// A node's numbers from its children's.
-fn combine(or_node: bool, kids: &[Child]) -> Numbers {
-    // At an OR node: proof = least proof, disproof = sum; at an AND node the other way round.
+fn combine(or_node: bool, counting: Counting, kids: &[Child]) -> Numbers {
+    // At an OR node: proof = least proof, disproof = summed; at an AND node the other way round.
     let (least, sum) = if or_node {
         (
             kids.iter().map(|k| k.numbers.proof).min(),
-            kids.iter().fold(0, |s, k| add(s, k.numbers.disproof)),
+            Summed::of(kids.iter().map(|k| k.numbers.disproof)).count(counting),
         )
     } else {
         (
             kids.iter().map(|k| k.numbers.disproof).min(),
-            kids.iter().fold(0, |s, k| add(s, k.numbers.proof)),
+            Summed::of(kids.iter().map(|k| k.numbers.proof)).count(counting),
         )
     };
     let least = least.expect("expanded positions have turns");
@@ -1565,6 +1626,7 @@ fn combine(or_node: bool, kids: &[Child]) -> Numbers {
 /// ε = 1/4, which saves re-expansions).
 fn select(
     or_node: bool,
+    counting: Counting,
     kids: &[Child],
     node: Numbers,
     proof_limit: Number,
@@ -1602,10 +1664,16 @@ fn select(
     let child_min_limit = min_limit
         .min(add(second, (second / 4).max(1)))
         .max(best_least.saturating_add(1));
-    let child_sum_limit = if sum_limit == INFINITE {
-        INFINITE
-    } else {
-        add(sum_limit - sum.min(sum_limit), best_summed)
+    let child_sum_limit = match counting {
+        _ if sum_limit == INFINITE => INFINITE,
+        Counting::Sum => add(sum_limit - sum.min(sum_limit), best_summed),
+        // The node's number is the largest plus one per other unsettled child: the chosen
+        // child may grow until that reaches the limit (it is unsettled, and at most the
+        // largest, which is below the limit by that count).
+        Counting::Weak => {
+            let unsettled = kids.iter().filter(|k| key(k).1 != 0).count() as Number;
+            sum_limit.saturating_sub(unsettled.saturating_sub(1))
+        }
     };
     if or_node {
         (best, child_min_limit, child_sum_limit)
@@ -1647,6 +1715,7 @@ mod tests {
         let limits = Limits {
             nodes: 0,
             memory: 1 << 20,
+            ..Limits::default()
         };
         let mut search = search_on(&board, Color::White, limits);
         let mut seed = 3;
@@ -1668,6 +1737,7 @@ mod tests {
         let limits = Limits {
             nodes: 1_000_000,
             memory: 1 << 20,
+            ..Limits::default()
         };
         let mut search = search_on(&board, Color::White, limits);
         assert_eq!(search.solve(&start), Outcome::Proven);
@@ -1707,6 +1777,7 @@ mod tests {
         let limits = |memory| Limits {
             nodes: 1_000_000,
             memory,
+            ..Limits::default()
         };
         let mut search = search_on(&board, Color::White, limits(1 << 20));
         assert_eq!(search.solve(&start), Outcome::Proven);
@@ -1748,6 +1819,7 @@ mod tests {
         let limits = Limits {
             nodes: 1000,
             memory: 1 << 16,
+            ..Limits::default()
         };
         let search = search_on(&board, Color::White, limits);
         // A directory where the file should go: the state is written beside it, and the
@@ -1780,6 +1852,7 @@ mod tests {
         let limits = Limits {
             nodes: FIRST_CLOSURE + 1000,
             memory: 1 << 22,
+            ..Limits::default()
         };
         let new_search = || search_on(&board, Color::Black, limits);
         let mut search = new_search();
@@ -1833,6 +1906,7 @@ mod tests {
         let limits = Limits {
             nodes: 10,
             memory: 1 << 16,
+            ..Limits::default()
         };
         let search = search_on(&board, Color::White, limits);
         // White (the attacker) three stones against one, either side to move.
@@ -1861,31 +1935,108 @@ mod tests {
     #[test]
     fn the_path_gives_each_node_its_numbers_as_they_stand() {
         let kids = [kid(3, 40), kid(7, 2), kid(5, 9), kid(INFINITE, 0)];
-        for or_node in [true, false] {
-            let node = combine(or_node, &kids);
-            for chosen in 0..kids.len() {
-                let frame = Frame::of(or_node, &kids, chosen);
-                let numbers = kids[chosen].numbers;
-                assert_eq!(
-                    frame.with_child((numbers.proof, numbers.disproof)),
-                    (node.proof, node.disproof),
-                    "or node {or_node}, child {chosen}"
-                );
+        for counting in [Counting::Sum, Counting::Weak] {
+            for or_node in [true, false] {
+                let node = combine(or_node, counting, &kids);
+                for chosen in 0..kids.len() {
+                    let frame = Frame::of(or_node, counting, &kids, chosen);
+                    let numbers = kids[chosen].numbers;
+                    assert_eq!(
+                        frame.with_child((numbers.proof, numbers.disproof)),
+                        (node.proof, node.disproof),
+                        "{counting:?}, or node {or_node}, child {chosen}"
+                    );
+                }
             }
         }
         // The root (an OR node) chose its first child, an AND node that chose its second:
         // when that grandchild's numbers change, both nodes above see it at once.
         let open = &kids[..3];
-        let mut below = Frame::of(false, open, 1);
-        below.chosen = Numbers {
+        let grandchild = Numbers {
             proof: 100,
             disproof: 1,
             extra: 0,
         };
-        let root = Frame::of(true, open, 0);
+        let mut below = Frame::of(false, Counting::Sum, open, 1);
+        below.chosen = grandchild;
+        let root = Frame::of(true, Counting::Sum, open, 0);
         let and_node = (100 + 3 + 5, 1);
         let or_root = (5, 2 + 9 + 1);
         assert_eq!(live_numbers(&[root, below]), vec![or_root, and_node]);
+        // Weakly counted: the largest plus one per other unsettled child.
+        let mut below = Frame::of(false, Counting::Weak, open, 1);
+        below.chosen = grandchild;
+        let root = Frame::of(true, Counting::Weak, open, 0);
+        let and_node = (100 + 2, 1);
+        let or_root = (5, 9 + 2);
+        assert_eq!(live_numbers(&[root, below]), vec![or_root, and_node]);
+    }
+
+    #[test]
+    fn weak_counting_takes_the_largest_and_one_per_other_unsettled_child() {
+        let kids = [kid(3, 40), kid(7, 2), kid(0, INFINITE), kid(5, 9)];
+        let node = combine(false, Counting::Weak, &kids);
+        assert_eq!((node.proof, node.disproof), (7 + 2, 2));
+        let node = combine(false, Counting::Sum, &kids);
+        assert_eq!((node.proof, node.disproof), (3 + 7 + 5, 2));
+        // Every child proven: the AND node is proven either way.
+        let proven = [kid(0, INFINITE), kid(0, INFINITE)];
+        assert!(combine(false, Counting::Weak, &proven).is_proven());
+        // One child that cannot be proven: neither can the AND node.
+        let hopeless = [kid(INFINITE, 0), kid(4, 4)];
+        assert_eq!(combine(false, Counting::Weak, &hopeless).proof, INFINITE);
+    }
+
+    #[test]
+    fn a_chosen_child_may_grow_exactly_until_its_parent_reaches_the_limit() {
+        // For each counting, each kind of node and each child that could be chosen: raising
+        // the child's summed number to just below its limit keeps the node below the node's
+        // limit, and raising it to the limit takes the node there.
+        let kids = [kid(6, 3), kid(4, 8), kid(9, 5), kid(0, INFINITE)];
+        for counting in [Counting::Sum, Counting::Weak] {
+            for or_node in [true, false] {
+                let kids = kids.map(|k| {
+                    let numbers = if or_node {
+                        Numbers {
+                            proof: k.numbers.disproof,
+                            disproof: k.numbers.proof,
+                            extra: 0,
+                        }
+                    } else {
+                        k.numbers
+                    };
+                    Child { numbers, ..k }
+                });
+                let node = combine(or_node, counting, &kids);
+                let summed_of = |n: Numbers| if or_node { n.disproof } else { n.proof };
+                let limit = summed_of(node) + 7;
+                let (proof_limit, disproof_limit) = if or_node {
+                    (INFINITE, limit)
+                } else {
+                    (limit, INFINITE)
+                };
+                let (best, child_proof_limit, child_disproof_limit) =
+                    select(or_node, counting, &kids, node, proof_limit, disproof_limit);
+                let child_limit = if or_node {
+                    child_disproof_limit
+                } else {
+                    child_proof_limit
+                };
+                let with_best = |number: Number| {
+                    let mut changed = kids;
+                    if or_node {
+                        changed[best].numbers.disproof = number;
+                    } else {
+                        changed[best].numbers.proof = number;
+                    }
+                    summed_of(combine(or_node, counting, &changed))
+                };
+                let case = format!("{counting:?}, or node {or_node}");
+                assert!(child_limit > summed_of(kids[best].numbers), "{case}");
+                assert!(with_best(child_limit - 1) < limit, "{case}");
+                assert!(with_best(child_limit) >= limit, "{case}");
+            }
+        }
     }
 
     #[test]
@@ -1899,9 +2050,9 @@ mod tests {
             } else {
                 [kid(10, saturated), kid(20, saturated)]
             };
-            let node = combine(or_node, &kids);
+            let node = combine(or_node, Counting::Sum, &kids);
             let (best, proof_limit, disproof_limit) =
-                select(or_node, &kids, node, INFINITE, INFINITE);
+                select(or_node, Counting::Sum, &kids, node, INFINITE, INFINITE);
             let (own_limit, own) = if or_node {
                 (proof_limit, kids[best].numbers.proof)
             } else {

@@ -281,6 +281,7 @@ pub fn saved_search(
     let limits = Limits {
         nodes: 0,
         memory: metadata.len() as usize,
+        ..Limits::default()
     };
     let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
     search.resume(&file)?;
@@ -353,6 +354,7 @@ fn idle_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
     let limits = Limits {
         nodes: 0,
         memory: 0,
+        ..Limits::default()
     };
     Search::new(
         setup.board,

@@ -18,6 +18,7 @@ fn setup<'a>(board: &'a Board, tables: Option<&'a Tables>) -> SolveSetup<'a> {
         limits: Limits {
             nodes: NODES,
             memory: 16 << 20,
+            ..Limits::default()
         },
         certificate: true,
         stop: None,
@@ -114,6 +115,7 @@ fn draws_held_by_going_round_settle_with_certificates() {
             limits: Limits {
                 nodes: 3_000_000,
                 memory: 64 << 20,
+                ..Limits::default()
             },
             ..setup(&board, Some(&small))
         };
@@ -328,6 +330,7 @@ fn a_win_read_off_a_crowded_table_never_loops() {
             limits: Limits {
                 nodes: 2_000_000,
                 memory,
+                ..Limits::default()
             },
             ..setup(&board, Some(&tables))
         };
@@ -366,6 +369,7 @@ fn wins_whose_proofs_a_tiny_table_cut_off_from_their_leaves_still_give_certifica
             limits: Limits {
                 nodes: 5_000_000,
                 memory: kib << 10,
+                ..Limits::default()
             },
             progress: &notes,
             ..setup(&board, None)

@@ -8,8 +8,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, remove_saved_searches, solve, Content, Limits, Outcome, Progress,
-    Solution, SolveError, SolveSetup, Tables,
+    check_with_progress, remove_saved_searches, solve, Content, Counting, Limits, Outcome,
+    Progress, Solution, SolveError, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -41,6 +41,12 @@ pub struct SolveArgs {
     /// Transposition table size per search, in MiB.
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
+    /// How the numbers that add up over a node's children are counted: "sum" (standard proof
+    /// numbers) or "weak" (the largest plus one per other unsettled child, which does not count
+    /// a position reached by several paths more than once). Changes the order of the search,
+    /// never its answers; a saved search may go on with either.
+    #[arg(long, value_name = "HOW", default_value = "sum")]
+    counting: CountingArg,
     /// Keep the searches here between runs: a search stopped by Ctrl-C or by --max-nodes is
     /// saved, and a later run with the same directory and position goes on from it (--memory
     /// may differ between runs: the saved table is moved into one of the new size).
@@ -102,6 +108,22 @@ struct SolveReport {
     table_materials: Vec<String>,
     certificate: Option<String>,
     certificate_positions: Option<usize>,
+}
+
+/// --counting, on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum CountingArg {
+    Sum,
+    Weak,
+}
+
+impl CountingArg {
+    fn counting(self) -> Counting {
+        match self {
+            CountingArg::Sum => Counting::Sum,
+            CountingArg::Weak => Counting::Weak,
+        }
+    }
 }
 
 /// A side, on the command line.
@@ -223,6 +245,7 @@ impl SolveArgs {
             limits: Limits {
                 nodes: self.max_nodes,
                 memory: self.memory << 20,
+                counting: self.counting.counting(),
             },
             certificate: self.certificate.is_some(),
             stop: Some(&STOP),

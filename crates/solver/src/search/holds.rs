@@ -857,6 +857,7 @@ mod tests {
         let limits = crate::Limits {
             nodes: 0,
             memory: 1 << 20,
+            ..crate::Limits::default()
         };
         let rules = fanorona_engine::Rules::default();
         Search::new(board, rules, tables, Color::White, limits, progress)
@@ -1165,6 +1166,7 @@ mod tests {
         let limits = crate::Limits {
             nodes: 200_000,
             memory: 16 << 20,
+            ..crate::Limits::default()
         };
         let progress = crate::progress::NoProgress;
         // Two against two, a draw the search needs millions of nodes for (`search_draws`).
