@@ -499,6 +499,38 @@ fn a_certificate_proves_every_position_of_its_strategy() {
 }
 
 #[test]
+fn weak_counting_changes_the_search_but_not_the_value_and_its_proof_checks() {
+    let dir = scratch("proof-weak");
+    std::fs::create_dir_all(&dir).unwrap();
+    let certificate = dir.join("3x5-weak.proof");
+    let certificate_arg = certificate.to_str().unwrap();
+    let tables = dir.join("no-tables");
+    let solve = |counting: &str, certificate: &[&str]| {
+        let args = [
+            &["solve", "--board", "3x5", "--memory", "16", "--json"][..],
+            &["--tables", tables.to_str().unwrap(), "--counting", counting],
+            certificate,
+        ];
+        json(&args.concat())
+    };
+    let sum = solve("sum", &[]);
+    let weak = solve("weak", &["--certificate", certificate_arg]);
+    // SPEC.md §4: White wins 3x5, however the numbers are counted ...
+    assert_eq!(sum["value"], "win");
+    assert_eq!(weak["value"], "win");
+    // ... but the search went another way.
+    assert_ne!(sum["nodes"], weak["nodes"]);
+    let checked = json(&["check-proof", certificate_arg, "--json"]);
+    assert_eq!(checked["holds"], true);
+    assert_eq!(checked["value"], "win");
+    refused(
+        &["solve", "--board", "3x3", "--counting", "strong"],
+        2,
+        &["--counting", "strong"],
+    );
+}
+
+#[test]
 fn solve_uses_the_tables_in_its_directory() {
     let dir = scratch("solve-with-tables");
     let dir_arg = dir.to_str().unwrap();
