@@ -1,6 +1,6 @@
 //! How many nodes proof-number search needs on random 5x9 positions, searched over the tables
 //! of one stone fewer: `cargo run --release -p fanorona-solver --example search_draws [COUNT]
-//! [--no-certificate] [--tables DIR --material WvB] [--nodes N]`. Each certificate is checked,
+//! [--no-certificate] [--tables DIR --material WvB] [--nodes N] [--counting weak]`. Each certificate is checked,
 //! and each value compared with the tables of the positions' own stones; only the draws are
 //! printed (wins and losses settle in a few nodes), then a summary. By default the positions
 //! are of two stones against two, and the tables of up to three and four stones are built in
@@ -8,7 +8,7 @@
 //! positions of `--material` (White's stones v Black's, e.g. 3v3).
 
 use fanorona_engine::{format_position, Board, Position, Rules, Value};
-use fanorona_solver::{check, solve, Limits, NoProgress, SolveSetup, Tables};
+use fanorona_solver::{check, solve, Counting, Limits, NoProgress, SolveSetup, Tables};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -20,6 +20,7 @@ struct Options {
     white: u32,
     black: u32,
     nodes: u64,
+    counting: Counting,
 }
 
 fn options() -> Options {
@@ -30,6 +31,7 @@ fn options() -> Options {
         white: 2,
         black: 2,
         nodes: 5_000_000,
+        counting: Counting::Sum,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -38,6 +40,13 @@ fn options() -> Options {
             "--no-certificate" => options.certificate = false,
             "--tables" => options.tables = Some(PathBuf::from(value())),
             "--nodes" => options.nodes = value().parse().expect("--nodes N"),
+            "--counting" => {
+                options.counting = match value().as_str() {
+                    "sum" => Counting::Sum,
+                    "weak" => Counting::Weak,
+                    other => panic!("--counting sum|weak, not {other}"),
+                }
+            }
             "--material" => {
                 let material = value();
                 let (white, black) = material.split_once('v').expect("--material WvB");
@@ -59,6 +68,7 @@ fn main() {
         white,
         black,
         nodes: node_limit,
+        counting,
     } = options();
     let stones = (white + black) as usize;
     let (small, full) = match &tables {
@@ -86,7 +96,7 @@ fn main() {
             limits: Limits {
                 nodes: node_limit,
                 memory: 64 << 20,
-                ..Limits::default()
+                counting,
             },
             certificate,
             stop: None,
