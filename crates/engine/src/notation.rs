@@ -303,6 +303,38 @@ mod tests {
         ));
     }
 
+    /// Boards past nine files or ranks: files beyond `i`, two-digit ranks, and runs of ten or
+    /// more empty points written as one number.
+    #[test]
+    fn long_boards_round_trip_with_wide_files_long_runs_and_two_digit_ranks() {
+        let (wide, position) = parse_position("W12/13/12B w").unwrap();
+        assert_eq!((wide.rows(), wide.columns()), (3, 13));
+        assert_eq!(format_position(&wide, &position), "W12/13/12B w");
+        assert_eq!(wide.parse_point("m1"), Some(12));
+        assert_eq!(wide.point_name(12), "m1");
+        assert_eq!(stone_at(&position, 12), Some(Color::Black));
+        assert_eq!(wide.parse_point("n1"), None);
+
+        let tall_fen = "3/1B1/3/3/3/3/3/3/3/1W1/3 b";
+        let (tall, position) = parse_position(tall_fen).unwrap();
+        assert_eq!((tall.rows(), tall.columns()), (11, 3));
+        assert_eq!(format_position(&tall, &position), tall_fen);
+        let names: Vec<String> = turns(&tall, &position)
+            .iter()
+            .map(|turn| format_turn(&tall, turn))
+            .collect();
+        for expected in ["b10-b11", "b10-a11", "b10-b9", "b10-c9"] {
+            assert!(
+                names.iter().any(|name| name == expected),
+                "{expected} in {names:?}"
+            );
+        }
+        for (turn, name) in turns(&tall, &position).iter().zip(&names) {
+            assert_eq!(parse_turn(&tall, &position, name).as_ref(), Ok(turn));
+        }
+        assert_eq!(tall.parse_point("c12"), None);
+    }
+
     #[test]
     fn turns_round_trip_and_illegal_ones_are_refused() {
         let (board, start) =

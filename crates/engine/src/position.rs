@@ -218,6 +218,16 @@ mod tests {
             ((5, 5), "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w"),
             ((3, 7), "BBBBBBB/BWB1WBW/WWWWWWW w"),
             ((7, 3), "BBB/BBB/BBB/B1W/WWW/WWW/WWW w"),
+            ((3, 11), "BBBBBBBBBBB/BWBWB1WBWBW/WWWWWWWWWWW w"),
+            (
+                (3, 21),
+                "BBBBBBBBBBBBBBBBBBBBB/BWBWBWBWBW1BWBWBWBWBW/WWWWWWWWWWWWWWWWWWWWW w",
+            ),
+            ((11, 3), "BBB/BBB/BBB/BBB/BBB/B1W/WWW/WWW/WWW/WWW/WWW w"),
+            (
+                (7, 9),
+                "BBBBBBBBB/BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW/WWWWWWWWW w",
+            ),
         ];
         for ((rows, columns), fen) in cases {
             let board = Board::new(rows, columns).unwrap();
