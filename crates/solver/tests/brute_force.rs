@@ -158,3 +158,12 @@ fn small_3x5_and_5x3_positions() {
 fn smallest_5x9_materials() {
     assert_tables_match(5, 9, 3, Blocked::Loss);
 }
+
+/// The largest boards (63 of the 64 points a bitboard holds): indexing, symmetries and the
+/// edges of long files and ranks.
+#[test]
+fn smallest_materials_on_the_largest_boards() {
+    assert_tables_match(3, 21, 3, Blocked::Loss);
+    assert_tables_match(21, 3, 3, Blocked::Loss);
+    assert_tables_match(7, 9, 3, Blocked::Loss);
+}
