@@ -72,6 +72,27 @@ fn small_board_starts_match_the_published_values_and_the_tables() {
     }
 }
 
+/// Past nine files: the 3x11 start (computed here, not published) is a White win, over tables
+/// of 4 stones, with a certificate the checker confirms.
+#[test]
+fn a_board_past_nine_files_is_solved_with_a_checked_certificate() {
+    let board = Board::new(3, 11).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 4);
+    let mut setup = setup(&board, Some(&tables));
+    setup.limits = Limits {
+        nodes: 5_000_000,
+        memory: 64 << 20,
+        ..Limits::default()
+    };
+    let solution = solve(&setup, &Position::standard_start(&board)).unwrap();
+    assert_eq!(solution.value, Some(Value::Win));
+    let certificate = solution.certificate.expect("a certificate");
+    assert_eq!(
+        check(&certificate, Some(&tables)).unwrap().value,
+        Some(Value::Win)
+    );
+}
+
 #[test]
 fn searches_inside_the_tables_agree_with_them() {
     // 5x9 positions of 4 stones, searched over the tables of up to 3 stones, against the
