@@ -12,6 +12,8 @@
 #                                # searches at once, as far as they go: resumable (see left_right)
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
 #                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
+#   scripts/reproduce.sh more-boards   # the 3xN and Nx3 boards past nine (N = 11 … 21), no
+#                                # published values: minutes to hours (see MORE_MAX_NODES below)
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -180,6 +182,17 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
     printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %s | %s |\n" \
         "$board" "$name" "$value" "$published" "$stones" "$built" "$seconds" "$nodes" "$check"
 }
+
+# Boards past nine files or ranks (no published values): the 3xN and Nx3 boards up to 63
+# points, over tables of 6 stones, MORE_MAX_NODES nodes per search (default 400 M).
+if [ "$mode" = more-boards ]; then
+    max_nodes=${MORE_MAX_NODES:-400000000}
+    for n in 11 13 15 17 19 21; do
+        game "3x$n" "(none)" 6 "3x$n"
+        game "${n}x3" "(none)" 6 "${n}x3"
+    done
+    exit
+fi
 
 game 3x3 win 0 3x3
 game 3x5 win 0 3x5
