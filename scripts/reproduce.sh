@@ -12,8 +12,8 @@
 #                                # searches at once, as far as they go: resumable (see left_right)
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
 #                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
-#   scripts/reproduce.sh more-boards [BOARD…]   # the 3xN and Nx3 boards past nine (N = 11 … 21), no
-#                                # published values: about 45 minutes (see MORE_MAX_NODES below)
+#   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
+#                                # (N = 11 … 21), no published values: about an hour (see below)
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -184,19 +184,24 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
 }
 
 # Boards past nine files or ranks (no published values): the 3xN and Nx3 boards up to 63
-# points, over tables of 6 stones, MORE_MAX_NODES nodes per search (default 50 M: about 45
-# minutes in all on 2 cores, most of it building the tables; 3x11 and 3x13 settle, the others
-# give a bound or nothing at that budget: see data/results.md).
-# With BOARD… after the mode, those boards alone.
+# points, over tables of 6 stones (11x3 over 8: 12.8 M nodes, where over 6 White's search is
+# not settled in 400 M), MORE_MAX_NODES nodes per search (default 50 M). 3x11, 3x13 and 11x3
+# settle; the others give a bound or nothing at that budget (data/results.md): about an hour
+# in all on 2 cores, most of it building tables. With BOARD[:STONES]… after the mode, those
+# boards alone.
 if [ "$mode" = more-boards ]; then
     max_nodes=${MORE_MAX_NODES:-50000000}
     shift
     boards=("$@")
     if [ ${#boards[@]} -eq 0 ]; then
-        for n in 11 13 15 17 19 21; do boards+=("3x$n" "${n}x3"); done
+        boards=(3x11:6 11x3:8 3x13:6 13x3:6)
+        for n in 15 17 19 21; do boards+=("3x$n:6" "${n}x3:6"); done
     fi
-    for board in "${boards[@]}"; do
-        game "$board" "(none)" 6 "$board"
+    for entry in "${boards[@]}"; do
+        board=${entry%%:*}
+        stones=6
+        [ "$entry" != "$board" ] && stones=${entry#*:}
+        game "$board" "(none)" "$stones" "$board"
     done
     exit
 fi
