@@ -1230,6 +1230,11 @@ impl<'a> Search<'a> {
         let closures_before = self.closures;
         if self.nodes >= self.next_closure {
             self.close_holds_now();
+            // A closure takes minutes on a large table; one cut short by an interrupt stops the
+            // search at once rather than at the next periodic check.
+            if self.stop_requested() {
+                return Err(Stopped);
+            }
         }
         // After a closure, a parent may still hold numbers from before it for a child now held.
         // (The root goes on, to find the turn that settles it.)
@@ -1350,7 +1355,16 @@ impl<'a> Search<'a> {
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
     fn close_holds_now(&mut self) {
         let clock = Instant::now();
-        let closure = self.close_holds(self.hold_stones);
+        let Some(closure) = self.close_holds(self.hold_stones) else {
+            self.progress.note(&format!(
+                "can {:?} force a win? {} nodes; closure cut short by the interrupt after \
+                 {:.1} s (nothing of it kept)",
+                self.attacker,
+                self.nodes,
+                clock.elapsed().as_secs_f64()
+            ));
+            return;
+        };
         self.closures += 1;
         let seconds = clock.elapsed().as_secs_f64();
         // The next one when the run's nodes have doubled, but not before the search has had
@@ -1461,6 +1475,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether the search was asked to stop (an interrupt).
+    fn stop_requested(&self) -> bool {
+        self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     fn count_node(&mut self) -> Result<(), Stopped> {
         self.nodes += 1;
         if self.nodes - self.reported >= REPORT_EVERY {
@@ -1484,7 +1503,7 @@ impl<'a> Search<'a> {
                     self.take_held_met()
                 ));
             }
-            if self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            if self.stop_requested() {
                 return Err(Stopped);
             }
             self.save_if_due();

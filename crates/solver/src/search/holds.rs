@@ -188,14 +188,15 @@ struct HoldGraph {
 
 impl Search<'_> {
     /// Store as disproven every position of the greatest held set among the unresolved
-    /// positions of at most `max_stones` stones (see the module's documentation).
-    pub(super) fn close_holds(&mut self, max_stones: u32) -> Closure {
+    /// positions of at most `max_stones` stones (see the module's documentation). `None`, with
+    /// nothing changed, when the search is asked to stop before the closure is done.
+    pub(super) fn close_holds(&mut self, max_stones: u32) -> Option<Closure> {
         let mut clock = PhaseClock::start();
         let (candidates, open, least_work) =
             self.hold_candidates(max_stones, self.most_candidates() / 2);
         let taken_by_stones = count_by_stones(candidates.iter().copied());
         let listing = clock.lap();
-        let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE);
+        let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE)?;
         let looking = clock.lap();
         graph.group_parents(&turns, rayon::current_num_threads());
         let turns = turns.to.len();
@@ -213,7 +214,7 @@ impl Search<'_> {
         }
         self.limit_held(self.most_held());
         self.met.clear();
-        Closure {
+        Some(Closure {
             candidates,
             held,
             open,
@@ -221,7 +222,7 @@ impl Search<'_> {
             taken_by_stones,
             turns,
             seconds: [listing, looking, grouping, eliminating, clock.lap()],
-        }
+        })
     }
 
     /// The candidates, each looked at once: which turns hold, which lead to other candidates,
@@ -230,13 +231,14 @@ impl Search<'_> {
     /// at the most promising.
     ///
     /// Looked at `batch` candidates at a time, in parallel (the graph is the same for any);
-    /// the turns between candidates come apart, to be grouped by where they lead.
+    /// the turns between candidates come apart, to be grouped by where they lead. `None` when
+    /// the search is asked to stop first (looking at the turns is most of a closure's time).
     fn hold_graph(
         &self,
         mut candidates: Vec<Position>,
         max_stones: u32,
         batch: usize,
-    ) -> (HoldGraph, Turns) {
+    ) -> Option<(HoldGraph, Turns)> {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
         // Sized for all of them at once: growing by doubling wrote every array it outgrew,
         // and fresh memory is slow to fault in (an eighth of a long search's closure went on
@@ -270,6 +272,9 @@ impl Search<'_> {
         let mut next_batch: Vec<Position> = Vec::new();
         let (mut i, attacker) = (0, self.attacker);
         while i < graph.candidates.len() {
+            if self.stop_requested() {
+                return None;
+            }
             if looked_range.is_empty() {
                 // Nothing looked at yet, or the looking caught up with the candidates while
                 // the last batch's recording added more: those are looked at now, alone.
@@ -305,13 +310,13 @@ impl Search<'_> {
             "a candidate not recorded"
         );
         turn_start.push(turns.len());
-        (
+        Some((
             graph,
             Turns {
                 to: turns,
                 start: turn_start,
             },
-        )
+        ))
     }
 
     /// Look at `batch` in parallel, a part per task into `looked` (grown as needed); how many
@@ -1158,30 +1163,33 @@ mod tests {
         (graph, Turns { to: turns, start })
     }
 
-    #[test]
-    fn a_closure_sees_the_same_graph_however_many_candidates_or_parts_it_works_on_at_once() {
-        let board = fanorona_engine::Board::standard();
-        let rules = fanorona_engine::Rules::default();
-        let tables = crate::Tables::build(&board, rules, 3);
+    /// A search of two against two, a draw the search needs millions of nodes for
+    /// (`search_draws`), stopped unsettled after 200,000 nodes.
+    fn unsettled_two_against_two<'a>(
+        board: &'a fanorona_engine::Board,
+        tables: &'a crate::Tables,
+        progress: &'a crate::progress::NoProgress,
+    ) -> Search<'a> {
         let limits = crate::Limits {
             nodes: 200_000,
             memory: 16 << 20,
             ..crate::Limits::default()
         };
-        let progress = crate::progress::NoProgress;
-        // Two against two, a draw the search needs millions of nodes for (`search_draws`).
         let root = fanorona_engine::parse_position("9/2B3W2/9/B8/7W1 w")
             .unwrap()
             .1;
-        let mut search = Search::new(
-            &board,
-            rules,
-            Some(&tables),
-            Color::White,
-            limits,
-            &progress,
-        );
+        let rules = fanorona_engine::Rules::default();
+        let mut search = Search::new(board, rules, Some(tables), Color::White, limits, progress);
         assert_eq!(search.solve(&root), crate::Outcome::Unknown);
+        search
+    }
+
+    #[test]
+    fn a_closure_sees_the_same_graph_however_many_candidates_or_parts_it_works_on_at_once() {
+        let board = fanorona_engine::Board::standard();
+        let tables = crate::Tables::build(&board, fanorona_engine::Rules::default(), 3);
+        let progress = crate::progress::NoProgress;
+        let search = unsettled_two_against_two(&board, &tables, &progress);
         let (candidates, _, _) = search.hold_candidates(search.hold_stones, usize::MAX);
         let (mut one_at_a_time, turns) =
             hold_graph_one_by_one(&search, candidates.clone(), search.hold_stones);
@@ -1195,8 +1203,9 @@ mod tests {
         // looked at only after it.
         let all_at_once = 2 * one_at_a_time.candidates.len();
         for (batch, parts) in [(1, 1), (7, 2), (LOOKED_AT_ONCE, 3), (all_at_once, 2)] {
-            let (mut graph, turns) =
-                search.hold_graph(candidates.clone(), search.hold_stones, batch);
+            let (mut graph, turns) = search
+                .hold_graph(candidates.clone(), search.hold_stones, batch)
+                .expect("not asked to stop");
             graph.group_parents(&turns, parts);
             assert_eq!(
                 graph.alive.len(),
@@ -1211,5 +1220,28 @@ mod tests {
             assert_eq!(graph.failed, one_at_a_time.failed);
             assert_eq!(graph.relied, one_at_a_time.relied);
         }
+    }
+
+    #[test]
+    fn a_closure_asked_to_stop_gives_up_and_changes_nothing() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let board = fanorona_engine::Board::standard();
+        let tables = crate::Tables::build(&board, fanorona_engine::Rules::default(), 3);
+        let progress = crate::progress::NoProgress;
+        let interrupt = AtomicBool::new(true);
+        let mut search = unsettled_two_against_two(&board, &tables, &progress);
+        search.stop_on(&interrupt);
+        let held_before: Vec<Position> = search.held.positions().collect();
+        assert!(search.close_holds(search.hold_stones).is_none());
+        let held_after: Vec<Position> = search.held.positions().collect();
+        assert_eq!(held_after, held_before, "nothing held or forgotten");
+        // The same closure, not interrupted, looks at every candidate and holds some.
+        interrupt.store(false, Ordering::Relaxed);
+        let closure = search
+            .close_holds(search.hold_stones)
+            .expect("not asked to stop");
+        assert!(closure.candidates > 1_000, "{}", closure.candidates);
+        assert!(closure.held > 0, "a closure that holds something");
+        assert!(search.held.len() > held_before.len());
     }
 }
