@@ -260,6 +260,24 @@ impl MaterialIndex {
         (colex_rank(mover.0), colex_rank(waiting.extract(free)))
     }
 
+    /// [`MaterialIndex::canonical_ranks`] of a position already in its canonical form.
+    #[inline]
+    pub fn ranks_of_canonical(&self, mover: Bitboard, waiting: Bitboard) -> (u64, u64) {
+        debug_assert_eq!(
+            self.symmetries.canonical(mover, waiting),
+            (mover, waiting),
+            "a canonical form"
+        );
+        let free = self.all_points() & !mover;
+        (colex_rank(mover.0), colex_rank(waiting.extract(free)))
+    }
+
+    /// Start loading what [`MaterialIndex::index_of_ranks`] will read for `mover_rank`.
+    #[inline]
+    pub fn prefetch_class(&self, mover_rank: u64) {
+        crate::prefetch::prefetch(&self.classes.class_by_rank[mover_rank as usize]);
+    }
+
     /// The second half of [`MaterialIndex::index`]: one lookup of the mover class. Doing the
     /// halves for many positions in turn lets their memory accesses overlap.
     #[inline]

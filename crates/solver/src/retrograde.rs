@@ -25,7 +25,9 @@
 //! have none of a late level's few positions, and a scan of every slot per level was most of
 //! the time those levels took). Threads share the work by blocks of one mover class (all its
 //! waiting sets); the slots are atomics. Claiming a predecessor as won,
-//! or taking its count to zero, is one atomic step, so each position is decided once.
+//! or taking its count to zero, is one atomic step, so each position is decided once. A task
+//! passes values on in batches of predecessors, prefetching their slots first ([`Updates`]):
+//! the random reads of the slots were half of a large system's time.
 //!
 //! A build saves its state between steps ([`checkpoint`]) when asked to, and goes on from it.
 
@@ -385,8 +387,8 @@ fn decide_at_once(
         .map(|class| {
             let mover = slot.index.mover_set(class);
             let symmetric = slot.index.is_symmetric_class(class);
-            let (mut next, mut entries) = (Vec::new(), Vec::new());
-            let mut deepest = 0;
+            let mut captures = Captures::new(slot, probe);
+            let mut scratch = Vec::new();
             for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
                 if symmetric && slot.index.is_redundant(class, waiting) {
                     continue;
@@ -397,35 +399,90 @@ fn decide_at_once(
                     waiting,
                     side: Color::White,
                 };
-                let entry = if has_capture(board, mover, waiting) {
-                    next.clear();
-                    children(board, &position, &mut next);
-                    probe(&next, &mut entries);
-                    Entry::from_children(entries.iter().copied())
+                if has_capture(board, mover, waiting) {
+                    captures.add(board, i, &position);
                 } else if let Some(value) = rules.outcome(board, &position) {
+                    // A blocked side to move that draws under this rule needs nothing noted.
                     if value == Value::Loss {
-                        Entry::loss(0)
-                    } else {
-                        // A blocked side to move draws under this rule: nothing to note.
-                        continue;
+                        decide(slot, i, Entry::loss(0));
                     }
                 } else {
-                    let count = canonical_paika_children(board, &slot.index, &position, &mut next);
+                    let count =
+                        canonical_paika_children(board, &slot.index, &position, &mut scratch);
                     slot.cells.set_count(i, count);
-                    continue;
-                };
-                let Some(distance) = entry.distance() else {
-                    continue; // a draw (entries start as draws)
-                };
-                slot.cells.set_decided(i, entry);
-                slot.note_level(i, entry);
-                deepest = deepest.max(distance);
+                }
             }
+            captures.decide();
             progress.advance(block);
-            deepest
+            captures.deepest
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Decide slot `i` of `slot` as `entry`, unless it is a draw (slots start as draws).
+fn decide(slot: &Slot, i: u64, entry: Entry) {
+    if entry.distance().is_some() {
+        slot.cells.set_decided(i, entry);
+        slot.note_level(i, entry);
+    }
+}
+
+/// Positions with a capture that a task has found, decided in batches: the children of a whole
+/// batch are probed at once, so that the reads of the smaller tables overlap (one position's few
+/// children at a time left the task waiting for memory at each).
+struct Captures<'a> {
+    slot: &'a Slot,
+    probe: &'a Probe<'a>,
+    /// The children of the batch's positions, one after another ...
+    children: Vec<Position>,
+    /// ... and for each position, its slot and where its children end.
+    ends: Vec<(u64, usize)>,
+    entries: Vec<Entry>,
+    /// The largest distance decided so far.
+    deepest: u16,
+}
+
+/// How many children a batch of [`Captures`] gathers before they are probed.
+const CHILDREN_PER_BATCH: usize = 512;
+
+impl<'a> Captures<'a> {
+    fn new(slot: &'a Slot, probe: &'a Probe<'a>) -> Self {
+        Captures {
+            slot,
+            probe,
+            children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
+            ends: Vec::new(),
+            entries: Vec::new(),
+            deepest: 0,
+        }
+    }
+
+    /// Slot `i` holds `position`, which has a capture: decide it (later, with its batch).
+    fn add(&mut self, board: &Board, i: u64, position: &Position) {
+        // `children` appends.
+        children(board, position, &mut self.children);
+        self.ends.push((i, self.children.len()));
+        if self.children.len() >= CHILDREN_PER_BATCH {
+            self.decide();
+        }
+    }
+
+    /// Decide every position of the batch from its children's entries.
+    fn decide(&mut self) {
+        (self.probe)(&self.children, &mut self.entries);
+        let mut start = 0;
+        for &(i, end) in &self.ends {
+            let entry = Entry::from_children(self.entries[start..end].iter().copied());
+            decide(self.slot, i, entry);
+            if let Some(distance) = entry.distance() {
+                self.deepest = self.deepest.max(distance);
+            }
+            start = end;
+        }
+        self.children.clear();
+        self.ends.clear();
+    }
 }
 
 /// The number of distinct canonical forms among the children of `position`, which has paika
@@ -480,10 +537,13 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
     };
     let Some(code) = slot.cells.level_code(distance) else {
         let deep = slot.cells.deep_at(distance);
-        deep.par_iter()
-            .for_each_init(Scratch::default, |scratch, &i| {
-                pass_to_predecessors(board, slots, s, i, entry, scratch)
-            });
+        deep.par_chunks(DEEP_PER_TASK).for_each(|part| {
+            let mut updates = Updates::new(slots, entry);
+            for &i in part {
+                updates.pass_to_predecessors(board, s, i);
+            }
+            updates.apply();
+        });
         return deep.len() as u64;
     };
     let block = slot.index.waiting_sets();
@@ -495,71 +555,117 @@ fn propagate_level(board: &Board, slots: &[Slot], s: usize, distance: u16) -> u6
             }
             let codes =
                 &slot.cells.codes()[(class * block) as usize..((class + 1) * block) as usize];
-            let mut scratch = Scratch::default();
+            let mut updates = Updates::new(slots, entry);
             let mut found = 0;
             for (offset, c) in codes.iter().enumerate() {
                 if c.load(Relaxed) == code {
                     found += 1;
-                    let i = class * block + offset as u64;
-                    pass_to_predecessors(board, slots, s, i, entry, &mut scratch);
+                    updates.pass_to_predecessors(board, s, class * block + offset as u64);
                 }
             }
+            updates.apply();
             found
         })
         .sum()
 }
 
-/// Working space of [`pass_to_predecessors`].
-#[derive(Default)]
-struct Scratch {
+/// The deep positions of a level one task passes on.
+const DEEP_PER_TASK: usize = 1 << 10;
+
+/// The predecessors a task has found for one level's positions, passed the level's `entry` in
+/// batches: a batch's slots are looked up, then its cells read, each step for all of them at
+/// once, so that their memory accesses overlap. (A large system's cells lie far apart; passing
+/// each value on as it was found waited for memory at every predecessor.) Within a level the
+/// order of the passes does not matter: they all pass the same entry, and what they decide is
+/// decided at the next level.
+struct Updates<'a> {
+    slots: &'a [Slot],
+    entry: Entry,
     predecessors: Vec<Position>,
     forms: Vec<(Bitboard, Bitboard)>,
+    /// (slot, mover rank, waiting rank) of each predecessor waiting for the entry.
+    ranks: Vec<(usize, u64, u64)>,
+    /// (slot, index) of the same.
+    cells: Vec<(usize, u64)>,
 }
 
-/// Pass `entry`, the value of slot `i` of slot `s`, to each distinct canonical form among its
-/// predecessors.
-fn pass_to_predecessors(
-    board: &Board,
-    slots: &[Slot],
-    s: usize,
-    i: u64,
-    entry: Entry,
-    scratch: &mut Scratch,
-) {
-    let index = &slots[s].index;
-    let block = index.waiting_sets();
-    let mover = index.mover_set(i / block);
-    let position = Position {
-        mover,
-        waiting: index.waiting_set(mover, i % block),
-        side: Color::White,
-    };
-    scratch.predecessors.clear();
-    paika_predecessors(board, &position, &mut scratch.predecessors);
-    let symmetries = index.symmetries();
-    scratch.forms.clear();
-    scratch.forms.extend(
-        scratch
-            .predecessors
-            .iter()
-            .map(|before| symmetries.canonical(before.mover, before.waiting)),
-    );
-    scratch.forms.sort_unstable();
-    scratch.forms.dedup();
-    for &(mover, waiting) in &scratch.forms {
-        update_predecessor(slots, mover, waiting, entry);
+/// How many predecessors wait at most before they are passed the entry.
+const UPDATES_PER_BATCH: usize = 512;
+
+impl<'a> Updates<'a> {
+    fn new(slots: &'a [Slot], entry: Entry) -> Self {
+        Updates {
+            slots,
+            entry,
+            predecessors: Vec::new(),
+            forms: Vec::new(),
+            ranks: Vec::with_capacity(UPDATES_PER_BATCH + 64),
+            cells: Vec::with_capacity(UPDATES_PER_BATCH + 64),
+        }
+    }
+
+    /// Pass the entry of slot `i` of slot `s` to each distinct canonical form among its
+    /// predecessors (later, with the rest of its batch).
+    fn pass_to_predecessors(&mut self, board: &Board, s: usize, i: u64) {
+        let index = &self.slots[s].index;
+        let block = index.waiting_sets();
+        let mover = index.mover_set(i / block);
+        let position = Position {
+            mover,
+            waiting: index.waiting_set(mover, i % block),
+            side: Color::White,
+        };
+        self.predecessors.clear();
+        paika_predecessors(board, &position, &mut self.predecessors);
+        let symmetries = index.symmetries();
+        self.forms.clear();
+        self.forms.extend(
+            self.predecessors
+                .iter()
+                .map(|before| symmetries.canonical(before.mover, before.waiting)),
+        );
+        self.forms.sort_unstable();
+        self.forms.dedup();
+        for &(mover, waiting) in &self.forms {
+            let s = slot_of(self.slots, mover, waiting);
+            let index = &self.slots[s].index;
+            let (mover_rank, waiting_rank) = index.ranks_of_canonical(mover, waiting);
+            index.prefetch_class(mover_rank);
+            self.ranks.push((s, mover_rank, waiting_rank));
+        }
+        if self.ranks.len() >= UPDATES_PER_BATCH {
+            self.apply();
+        }
+    }
+
+    /// Pass the entry to every predecessor waiting for it.
+    fn apply(&mut self) {
+        self.cells.clear();
+        for &(s, mover_rank, waiting_rank) in &self.ranks {
+            let slot = &self.slots[s];
+            let i = slot.index.index_of_ranks(mover_rank, waiting_rank);
+            slot.cells.prefetch(i);
+            self.cells.push((s, i));
+        }
+        self.ranks.clear();
+        for &(s, i) in &self.cells {
+            update_predecessor(&self.slots[s], i, self.entry);
+        }
     }
 }
 
-/// A child of the canonical position (mover, waiting) turned out to be `child`: decide the
-/// position if that settles it.
-fn update_predecessor(slots: &[Slot], mover: Bitboard, waiting: Bitboard, child: Entry) {
+/// The slot of the system that holds the material of (mover, waiting).
+fn slot_of(slots: &[Slot], mover: Bitboard, waiting: Bitboard) -> usize {
     let material = Material::of(mover, waiting);
-    let slot = slots
+    slots
         .iter()
-        .find(|slot| slot.index.material() == material)
-        .expect("paika stay in the system");
-    let i = slot.index.index(mover, waiting);
+        .position(|slot| slot.index.material() == material)
+        .expect("paika stay in the system")
+}
+
+/// A child of the canonical position in slot `i` of `slot` turned out to be `child`: decide
+/// the position if that settles it.
+fn update_predecessor(slot: &Slot, i: u64, child: Entry) {
     let entry = child.one_ply_earlier();
     let decided_now = match child.value() {
         // A lost child: the predecessor is won, if nobody decided it yet.

@@ -159,6 +159,12 @@ impl Cells {
         decided_now
     }
 
+    /// Start loading slot `i`'s code.
+    #[inline]
+    pub fn prefetch(&self, i: u64) {
+        crate::prefetch::prefetch(&self.codes[i as usize]);
+    }
+
     /// The code of the positions decided at `distance`, or `None` where they are deep.
     pub fn level_code(&self, distance: u16) -> Option<u8> {
         let code = distance + self.max_count as u16 + 1;
