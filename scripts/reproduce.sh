@@ -185,17 +185,18 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
 
 # Boards past nine files or ranks (no published values): the 3xN and Nx3 boards up to 63
 # points, over tables of 6 stones (11x3 over 8: 12.8 M nodes, where over 6 White's search is
-# not settled in 400 M), MORE_MAX_NODES nodes per search (default 50 M). 3x11, 3x13 and 11x3
-# settle; the others give a bound or nothing at that budget (data/results.md): about an hour
-# in all on 2 cores, most of it building tables. With BOARD[:STONES]… after the mode, those
+# not settled in 400 M; 3x15 over 7: 8.0 M nodes, where over 6 White's search is not settled
+# in 50 M), MORE_MAX_NODES nodes per search (default 50 M). 3x11, 3x13, 3x15 and 11x3 settle;
+# the others give a bound or nothing at that budget (data/results.md): about an hour and a
+# quarter in all on 2 cores, most of it building tables. With BOARD[:STONES]… after the mode, those
 # boards alone.
 if [ "$mode" = more-boards ]; then
     max_nodes=${MORE_MAX_NODES:-50000000}
     shift
     boards=("$@")
     if [ ${#boards[@]} -eq 0 ]; then
-        boards=(3x11:6 11x3:8 3x13:6 13x3:6)
-        for n in 15 17 19 21; do boards+=("3x$n:6" "${n}x3:6"); done
+        boards=(3x11:6 11x3:8 3x13:6 13x3:6 3x15:7 15x3:6)
+        for n in 17 19 21; do boards+=("3x$n:6" "${n}x3:6"); done
     fi
     for entry in "${boards[@]}"; do
         board=${entry%%:*}
