@@ -261,10 +261,8 @@ fn verify_slots(
     slots: Range<u64>,
     limit: usize,
 ) -> Vec<Mismatch> {
-    let material = index.material();
     let block = index.waiting_sets();
-    let mut found = Vec::new();
-    let (mut next, mut entries) = (Vec::new(), Vec::new());
+    let mut batch = Batch::new(tables, index.material(), limit);
     let mut slot = slots.start;
     while slot < slots.end {
         let class = slot / block;
@@ -280,39 +278,95 @@ fn verify_slots(
                 waiting,
                 side: Color::White,
             };
-            let stored = tables
-                .stored(material, first + offset as u64)
+            batch.add(first + offset as u64, position);
+        }
+        slot = first + to;
+    }
+    batch.check();
+    batch.found
+}
+
+/// Slots waiting to be checked, in batches: the children of a whole batch are probed at once,
+/// so that the reads of their entries, scattered over the tables, overlap.
+struct Batch<'a> {
+    tables: &'a Tables,
+    material: Material,
+    limit: usize,
+    /// The slots and their positions ...
+    slots: Vec<(u64, Position)>,
+    /// ... their children, one position's after another's, and where each position's end.
+    children: Vec<Position>,
+    ends: Vec<usize>,
+    entries: Vec<Entry>,
+    found: Vec<Mismatch>,
+}
+
+/// How many children a [`Batch`] gathers before they are probed.
+const CHILDREN_PER_BATCH: usize = 512;
+
+impl<'a> Batch<'a> {
+    fn new(tables: &'a Tables, material: Material, limit: usize) -> Self {
+        Batch {
+            tables,
+            material,
+            limit,
+            slots: Vec::new(),
+            children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
+            ends: Vec::new(),
+            entries: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Check slot `slot`, which names `position` (later, with its batch).
+    fn add(&mut self, slot: u64, position: Position) {
+        // `children` appends.
+        children(self.tables.board(), &position, &mut self.children);
+        self.slots.push((slot, position));
+        self.ends.push(self.children.len());
+        if self.children.len() >= CHILDREN_PER_BATCH {
+            self.check();
+        }
+    }
+
+    /// Compare each slot of the batch with the entry its children give.
+    fn check(&mut self) {
+        self.tables
+            .probe_entries(&self.children, &mut self.entries)
+            .expect("children have no more stones than their parent");
+        let mut start = 0;
+        for (&(slot, position), &end) in self.slots.iter().zip(&self.ends) {
+            let derived = derive(self.tables.rules().blocked, &self.entries[start..end]);
+            let stored = self
+                .tables
+                .stored(self.material, slot)
                 .expect("the material is in the tables");
-            next.clear();
-            children(tables.board(), &position, &mut next);
-            let derived = derive(tables, &next, &mut entries);
-            if derived != stored && found.len() < limit {
-                found.push(Mismatch {
-                    material,
-                    index: first + offset as u64,
+            if derived != stored && self.found.len() < self.limit {
+                self.found.push(Mismatch {
+                    material: self.material,
+                    index: slot,
                     position,
                     stored,
                     derived,
                 });
             }
+            start = end;
         }
-        slot = first + to;
+        self.slots.clear();
+        self.children.clear();
+        self.ends.clear();
     }
-    found
 }
 
-/// The entry that best play gives a position whose turns lead to `next` (`entries` is room
-/// for their entries).
-fn derive(tables: &Tables, next: &[Position], entries: &mut Vec<Entry>) -> Entry {
-    if next.is_empty() {
-        return match tables.rules().blocked {
+/// The entry that best play gives a position whose turns lead to positions of `entries` (none:
+/// the side to move is blocked, and `blocked` says what that gives).
+fn derive(blocked: Blocked, entries: &[Entry]) -> Entry {
+    if entries.is_empty() {
+        return match blocked {
             Blocked::Loss => Entry::loss(0),
             Blocked::Draw => Entry::DRAW,
         };
     }
-    tables
-        .probe_entries(next, entries)
-        .expect("children have no more stones than their parent");
     let values = || {
         entries
             .iter()
