@@ -188,7 +188,9 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
 # not settled in 400 M; 3x15 over 7: 8.0 M nodes, where over 6 White's search is not settled
 # in 50 M), MORE_MAX_NODES nodes per search (default 50 M). 3x11, 3x13, 3x15 and 11x3 settle;
 # the others give a bound or nothing at that budget (data/results.md): about an hour and a
-# quarter in all on 2 cores, most of it building tables. With BOARD[:STONES]… after the mode, those
+# quarter in all on 2 cores, most of it building tables. 3x17 settles over 7 stones with a
+# larger budget (White wins, 364 M nodes for White's search; about 40 minutes, tables included):
+#   MEMORY=4096 MORE_MAX_NODES=1500000000 scripts/reproduce.sh more-boards 3x17:7 With BOARD[:STONES]… after the mode, those
 # boards alone.
 if [ "$mode" = more-boards ]; then
     max_nodes=${MORE_MAX_NODES:-50000000}
