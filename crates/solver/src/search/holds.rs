@@ -196,6 +196,9 @@ impl Search<'_> {
             self.hold_candidates(max_stones, self.most_candidates() / 2);
         let taken_by_stones = count_by_stones(candidates.iter().copied());
         let listing = clock.lap();
+        if self.stop_requested() {
+            return None;
+        }
         let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE)?;
         let looking = clock.lap();
         graph.group_parents(&turns, rayon::current_num_threads());
@@ -247,6 +250,10 @@ impl Search<'_> {
         index.reserve(most);
         candidates.reserve(most.saturating_sub(candidates.len()));
         for (i, position) in candidates.iter().enumerate() {
+            // Tens of millions of candidates take seconds to index.
+            if i % INDEXED_BETWEEN_STOP_CHECKS == 0 && self.stop_requested() {
+                return None;
+            }
             index.insert(position, i as u32);
         }
         let mut graph = HoldGraph {
@@ -828,6 +835,8 @@ const MOST_CANDIDATES: usize = 1 << 25;
 /// draws instead of all 56. (The 8 GiB table of a long 5x9 search offered 196 M.)
 const TABLE_BYTES_PER_CANDIDATE: usize = 128;
 
+/// A closure asked to stop notices it within this many candidates put in its index.
+const INDEXED_BETWEEN_STOP_CHECKS: usize = 1 << 16;
 /// A closure looks at this many candidates at a time in parallel, in tasks of this many.
 const LOOKED_AT_ONCE: usize = 1 << 13;
 const LOOKED_AT_PER_TASK: usize = 1 << 9;
