@@ -499,6 +499,72 @@ fn a_certificate_proves_every_position_of_its_strategy() {
 }
 
 #[test]
+fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
+    let dir = scratch("proof-join");
+    let moves = json(&["moves", "--board", "3x5", "--json"]);
+    // After each of White's first turns on 3x5 (a loss, a win and a draw for Black among
+    // them), Black's turns solved apart, then checked together at the position before them.
+    let mut values = Vec::new();
+    for (i, first) in moves["turns"].as_array().unwrap().iter().enumerate() {
+        let at = first["result"].as_str().unwrap();
+        let proofs = dir.join(format!("after-{i}"));
+        let solved_apart = json(&[
+            "solve",
+            "--position",
+            at,
+            "--each-turn",
+            "--memory",
+            "16",
+            "--certificate",
+            proofs.to_str().unwrap(),
+            "--json",
+        ]);
+        let files: Vec<String> = solved_apart["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|turn| turn["search"]["certificate"].as_str().unwrap().to_string())
+            .collect();
+        let mut args = vec!["check-proof"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["--at", at, "--json"]);
+        let joined = json(&args);
+        assert_eq!(joined["holds"], true, "{at}");
+        assert_eq!(joined["position"], at);
+        let solved = json(&["solve", "--position", at, "--memory", "16", "--json"]);
+        assert_eq!(joined["value"], solved["value"], "{at}");
+        values.push(solved["value"].as_str().unwrap().to_string());
+        if solved["value"] != "draw" {
+            continue;
+        }
+        // Without the certificate of a turn that needs an answer, White's hold is left out:
+        // only Black's remains, a bound.
+        let unanswered = solved_apart["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|turn| turn["value"] == "draw")
+            .unwrap();
+        let mut args = vec!["check-proof"];
+        args.extend(
+            files
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != unanswered)
+                .map(|(_, file)| file.as_str()),
+        );
+        args.extend(["--at", at, "--json"]);
+        let output = fanorona(&args);
+        assert!(output.status.success());
+        let partial: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(partial["value"], Value::Null, "a bound, not a value");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("left out"));
+    }
+    values.sort();
+    assert_eq!(values, ["draw", "loss", "win"], "all three kinds joined");
+}
+
+#[test]
 fn weak_counting_changes_the_search_but_not_the_value_and_its_proof_checks() {
     let dir = scratch("proof-weak");
     std::fs::create_dir_all(&dir).unwrap();

@@ -5,9 +5,10 @@ use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
-use fanorona_engine::{Blocked, Board, Rules};
-use fanorona_solver::{check_with_progress, Certificate, Goal, Material, Node, Tables};
+use fanorona_engine::{Blocked, Board, Color, Rules};
+use fanorona_solver::{check_with_progress, Certificate, Claim, Goal, Material, Node, Tables};
 use serde::Serialize;
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Check a certificate written by `fanorona solve --certificate`. Exit 0 only if it holds.
@@ -21,7 +22,10 @@ pub struct CheckProofArgs {
     /// Check the claims at this position instead of the certificates' root. Once a strategy
     /// checks, every position in it has what its claim says (a win, or not losing), so the
     /// certificate of the 5x9 start also proves, for instance, Black's hold after each first
-    /// move of White (they are positions of Black's strategy).
+    /// move of White (they are positions of Black's strategy). Certificates of the positions
+    /// after each turn from FEN (`solve --position FEN --each-turn`) are joined there: the
+    /// waiting side's strategies together prove what they all do (a win if each is one, else
+    /// not losing), provided every turn from FEN is answered.
     #[arg(long, value_name = "FEN")]
     at: Option<String>,
     #[command(flatten)]
@@ -79,10 +83,7 @@ fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> V
             ClaimReport {
                 strategist: claim.strategist().name(),
                 other_side: claim.strategist().other().name(),
-                goal: match claim.goal {
-                    Goal::Win => "win",
-                    Goal::NotLose => "not lose",
-                },
+                goal: goal_name(claim.goal),
                 first_turn,
             }
         })
@@ -199,13 +200,18 @@ impl CheckProofArgs {
     }
 }
 
-/// The certificates with their root moved to the position `fen` (of their board), keeping the
-/// claims whose strategy holds it (a certificate of a draw holds both sides' strategies, and
-/// the position after a first move may be in one of them only); those left out are named on
-/// stderr.
+/// The certificates with their root moved to the position `fen` (of their board). A side's
+/// claims whose strategies hold `fen` are kept as they are (a certificate of a draw holds both
+/// sides' strategies, and the position after a first move may be in one of them only). A side
+/// that has none, and waits at `fen`, has its claims joined there when together they answer
+/// every turn: certificates solved apart, one per reply (`solve --position FEN --each-turn`),
+/// then prove together what holds at `fen` (see [`At::join`]); a side that has none and moves
+/// there takes the turn of its best claim that holds a child (see [`At::choose`]). Claims left
+/// out are named on stderr.
 fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certificate>, CliError> {
     let (board, position) = parse_position(fen)?;
     let root = Node::of(&position);
+    let mut claims = Vec::new();
     for certificate in &mut certificates {
         if (certificate.rows as usize, certificate.columns as usize)
             != (board.rows(), board.columns())
@@ -218,20 +224,176 @@ fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certifi
             )));
         }
         certificate.root = root;
-        certificate.claims.retain(|claim| {
-            let holds = claim.strategy.iter().any(|(node, _)| *node == root);
-            if !holds {
+        claims.append(&mut certificate.claims);
+    }
+    let at = At::new(&board, &position, &certificates, fen);
+    let holds_root = |claim: &Claim| claim.strategy.iter().any(|(node, _)| *node == root);
+    let mut kept = Vec::new();
+    for side in [Color::White, Color::Black] {
+        let (of_side, others): (Vec<Claim>, Vec<Claim>) = claims
+            .into_iter()
+            .partition(|claim| claim.strategist() == side);
+        claims = others;
+        let (holding, apart): (Vec<Claim>, Vec<Claim>) = of_side.into_iter().partition(holds_root);
+        if !holding.is_empty() {
+            apart.iter().for_each(|claim| at.left_out(claim));
+            kept.extend(holding);
+        } else if side == position.side {
+            kept.extend(at.choose(apart));
+        } else {
+            kept.extend(at.join(apart));
+        }
+    }
+    certificates[0].claims = kept;
+    Ok(certificates)
+}
+
+/// The position given with `--at`, and what its turns lead to.
+struct At<'a> {
+    position: Position,
+    fen: &'a str,
+    children: HashSet<Node>,
+    /// The children that neither the rules nor the certificates' tables could decide: a side
+    /// that waits must hold each of them in a strategy.
+    to_answer: HashSet<Node>,
+}
+
+impl<'a> At<'a> {
+    fn new(
+        board: &Board,
+        position: &Position,
+        certificates: &[Certificate],
+        fen: &'a str,
+    ) -> At<'a> {
+        let table_stones = certificates.iter().map(|c| c.table_stones).max();
+        let table_stones = table_stones.unwrap_or(0) as u32;
+        let in_tables = |child: &Position| {
+            let material = (child.mover.count() as u8, child.waiting.count() as u8);
+            child.mover.count() + child.waiting.count() <= table_stones
+                || certificates
+                    .iter()
+                    .any(|c| c.table_materials.contains(&material))
+        };
+        let rules = Rules::default();
+        let results: Vec<Position> = turns(board, position).iter().map(|t| t.result).collect();
+        At {
+            position: *position,
+            fen,
+            children: results.iter().map(Node::of).collect(),
+            to_answer: results
+                .iter()
+                .filter(|child| rules.outcome(board, child).is_none() && !in_tables(child))
+                .map(Node::of)
+                .collect(),
+        }
+    }
+
+    /// A child of the position that `claim`'s strategy holds, if any.
+    fn child_held(&self, claim: &Claim) -> Option<Node> {
+        claim
+            .strategy
+            .iter()
+            .map(|(node, _)| *node)
+            .find(|node| self.children.contains(node))
+    }
+
+    /// One claim from `claims` (all of the side that waits here, none holding the position),
+    /// if their strategies together hold every child that must be answered: their strategies
+    /// joined, with the position added as one where the opponent moves, so that the checker
+    /// asks for every turn from it to be answered. The joined goal is a win if every claim is
+    /// one, else "not lose" (a winning strategy also never loses). Where several strategies
+    /// choose at the same position, the first file's choice is kept; the checker confirms
+    /// whatever results.
+    fn join(&self, claims: Vec<Claim>) -> Option<Claim> {
+        let (useful, useless): (Vec<Claim>, Vec<Claim>) = claims
+            .into_iter()
+            .partition(|claim| self.child_held(claim).is_some());
+        useless.iter().for_each(|claim| self.left_out(claim));
+        let held: HashSet<Node> = useful
+            .iter()
+            .flat_map(|claim| claim.strategy.iter().map(|(node, _)| *node))
+            .filter(|node| self.to_answer.contains(node))
+            .collect();
+        if held.len() < self.to_answer.len() {
+            for claim in &useful {
                 eprintln!(
-                    "note: {}'s strategy (to {}) does not hold {fen}: left out",
+                    "note: {}'s strategy (to {}) left out: the files answer {} of the {} turns \
+                     from {} that need an answer",
                     claim.strategist().name(),
-                    match claim.goal {
-                        Goal::Win => "win",
-                        Goal::NotLose => "not lose",
-                    }
+                    goal_name(claim.goal),
+                    held.len(),
+                    self.to_answer.len(),
+                    self.fen
                 );
             }
-            holds
-        });
+            return None;
+        }
+        let mut useful = useful.into_iter();
+        let mut joined = useful.next()?;
+        for claim in useful {
+            if claim.goal != joined.goal {
+                joined.goal = Goal::NotLose;
+            }
+            joined.strategy.extend(claim.strategy);
+        }
+        joined.strategy.push((Node::of(&self.position), None));
+        // Stable: of the same position, the first file's entry stays.
+        joined.strategy.sort_by_key(|(node, _)| *node);
+        joined.strategy.dedup_by_key(|(node, _)| *node);
+        eprintln!(
+            "note: {}'s strategies (to {}) joined at {}, where every turn must be answered",
+            joined.strategist().name(),
+            goal_name(joined.goal),
+            self.fen
+        );
+        Some(joined)
     }
-    Ok(certificates)
+
+    /// Of `claims` (all of the side to move here, none holding the position), the best whose
+    /// strategy holds a child (a win before "not lose"), with the position added and the turn
+    /// to that child chosen there.
+    fn choose(&self, claims: Vec<Claim>) -> Option<Claim> {
+        let best = claims
+            .iter()
+            .enumerate()
+            .filter(|(_, claim)| self.child_held(claim).is_some())
+            .min_by_key(|(_, claim)| claim.goal != Goal::Win)
+            .map(|(i, _)| i);
+        let mut chosen = None;
+        for (i, claim) in claims.into_iter().enumerate() {
+            if Some(i) == best {
+                chosen = Some(claim);
+            } else {
+                self.left_out(&claim);
+            }
+        }
+        let mut chosen = chosen?;
+        let child = self.child_held(&chosen)?;
+        chosen
+            .strategy
+            .push((Node::of(&self.position), Some(child)));
+        eprintln!(
+            "note: {}'s strategy (to {}) chosen at {} for the turn it holds",
+            chosen.strategist().name(),
+            goal_name(chosen.goal),
+            self.fen
+        );
+        Some(chosen)
+    }
+
+    fn left_out(&self, claim: &Claim) {
+        eprintln!(
+            "note: {}'s strategy (to {}) does not hold {}: left out",
+            claim.strategist().name(),
+            goal_name(claim.goal),
+            self.fen
+        );
+    }
+}
+
+fn goal_name(goal: Goal) -> &'static str {
+    match goal {
+        Goal::Win => "win",
+        Goal::NotLose => "not lose",
+    }
 }
