@@ -534,6 +534,25 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
         let solved = json(&["solve", "--position", at, "--memory", "16", "--json"]);
         assert_eq!(joined["value"], solved["value"], "{at}");
         values.push(solved["value"].as_str().unwrap().to_string());
+        // With the certificate of White's search there too (Black's hold where White cannot
+        // win, which holds the position itself), the value stays: a win read off a turn's
+        // certificate goes before a hold.
+        let white_search = proofs.join("white-search.proof");
+        json(&[
+            "solve",
+            "--position",
+            at,
+            "--only",
+            "white",
+            "--memory",
+            "16",
+            "--certificate",
+            white_search.to_str().unwrap(),
+            "--json",
+        ]);
+        let mut with_hold = args.clone();
+        with_hold.insert(1, white_search.to_str().unwrap());
+        assert_eq!(json(&with_hold)["value"], solved["value"], "{at}");
         if solved["value"] != "draw" {
             continue;
         }

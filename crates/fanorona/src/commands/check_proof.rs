@@ -202,12 +202,12 @@ impl CheckProofArgs {
 
 /// The certificates with their root moved to the position `fen` (of their board). A side's
 /// claims whose strategies hold `fen` are kept as they are (a certificate of a draw holds both
-/// sides' strategies, and the position after a first move may be in one of them only). A side
-/// that has none, and waits at `fen`, has its claims joined there when together they answer
-/// every turn: certificates solved apart, one per reply (`solve --position FEN --each-turn`),
-/// then prove together what holds at `fen` (see [`At::join`]); a side that has none and moves
-/// there takes the turn of its best claim that holds a child (see [`At::choose`]). Claims left
-/// out are named on stderr.
+/// sides' strategies, and the position after a first move may be in one of them only). Where
+/// none of them is a win, the side's other claims may still prove more: if it waits at `fen`,
+/// they are joined there when together they answer every turn (certificates solved apart, one
+/// per reply with `solve --position FEN --each-turn`, then prove together what holds at `fen`:
+/// see [`At::join`]); if it moves, it takes the turn of its best claim that holds a child (see
+/// [`At::choose`]). Claims left out are named on stderr.
 fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certificate>, CliError> {
     let (board, position) = parse_position(fen)?;
     let root = Node::of(&position);
@@ -235,14 +235,14 @@ fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certifi
             .partition(|claim| claim.strategist() == side);
         claims = others;
         let (holding, apart): (Vec<Claim>, Vec<Claim>) = of_side.into_iter().partition(holds_root);
-        if !holding.is_empty() {
+        if holding.iter().any(|claim| claim.goal == Goal::Win) {
             apart.iter().for_each(|claim| at.left_out(claim));
-            kept.extend(holding);
         } else if side == position.side {
             kept.extend(at.choose(apart));
         } else {
             kept.extend(at.join(apart));
         }
+        kept.extend(holding);
     }
     certificates[0].claims = kept;
     Ok(certificates)
@@ -297,7 +297,7 @@ impl<'a> At<'a> {
             .find(|node| self.children.contains(node))
     }
 
-    /// One claim from `claims` (all of the side that waits here, none holding the position),
+    /// One claim from `claims` (of the side that waits here, none holding the position),
     /// if their strategies together hold every child that must be answered: their strategies
     /// joined, with the position added as one where the opponent moves, so that the checker
     /// asks for every turn from it to be answered. The joined goal is a win if every claim is
@@ -349,7 +349,7 @@ impl<'a> At<'a> {
         Some(joined)
     }
 
-    /// Of `claims` (all of the side to move here, none holding the position), the best whose
+    /// Of `claims` (of the side to move here, none holding the position), the best whose
     /// strategy holds a child (a win before "not lose"), with the position added and the turn
     /// to that child chosen there.
     fn choose(&self, claims: Vec<Claim>) -> Option<Claim> {
