@@ -505,6 +505,7 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
     // After each of White's first turns on 3x5 (a loss, a win and a draw for Black among
     // them), Black's turns solved apart, then checked together at the position before them.
     let mut values = Vec::new();
+    let mut levels = Vec::new();
     for (i, first) in moves["turns"].as_array().unwrap().iter().enumerate() {
         let at = first["result"].as_str().unwrap();
         let proofs = dir.join(format!("after-{i}"));
@@ -528,7 +529,10 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
         let mut args = vec!["check-proof"];
         args.extend(files.iter().map(String::as_str));
         args.extend(["--at", at, "--json"]);
-        let joined = json(&args);
+        let level = dir.join(format!("after-{i}.proof"));
+        levels.push(level.to_str().unwrap().to_string());
+        let joined = json(&[&args[..], &["--write", &levels[i]]].concat());
+        assert_eq!(joined["written"], levels[i].as_str());
         assert_eq!(joined["holds"], true, "{at}");
         assert_eq!(joined["position"], at);
         let solved = json(&["solve", "--position", at, "--memory", "16", "--json"]);
@@ -581,6 +585,14 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
     }
     values.sort();
     assert_eq!(values, ["draw", "loss", "win"], "all three kinds joined");
+    // The joined certificates, written, join again one level up: the value of the start.
+    let start = json(&["solve", "--board", "3x5", "--memory", "16", "--json"]);
+    let mut args = vec!["check-proof"];
+    args.extend(levels.iter().map(String::as_str));
+    args.extend(["--at", start["position"].as_str().unwrap(), "--json"]);
+    let two_levels = json(&args);
+    assert_eq!(two_levels["holds"], true);
+    assert_eq!(two_levels["value"], start["value"]);
 }
 
 #[test]

@@ -28,6 +28,11 @@ pub struct CheckProofArgs {
     /// not losing), provided every turn from FEN is answered.
     #[arg(long, value_name = "FEN")]
     at: Option<String>,
+    /// Once the certificates hold, write them as one certificate to this file: its root the
+    /// --at position, with the strategies joined there. Joined certificates of one level of
+    /// turns can so be joined again at the position before.
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
     #[command(flatten)]
     tables: TableArgs,
     /// Print one JSON document.
@@ -48,6 +53,8 @@ struct CheckReport {
     /// root when that side moves first (what the proof says to play).
     claims: Vec<ClaimReport>,
     reason: Option<String>,
+    /// The file the checked certificate was written to (--write).
+    written: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -139,6 +146,15 @@ impl CheckProofArgs {
         let bar = Bar::new();
         let checked = check_with_progress(&certificate, tables.as_ref(), &bar);
         bar.finish();
+        let written = match (&checked, &self.write) {
+            (Ok(_), Some(path)) => {
+                certificate
+                    .write(path)
+                    .map_err(|e| CliError::Failure(e.to_string()))?;
+                Some(path.display().to_string())
+            }
+            _ => None,
+        };
         let report = match checked {
             Ok(confirmed) => CheckReport {
                 file,
@@ -150,6 +166,7 @@ impl CheckProofArgs {
                 rule_leaves: Some(confirmed.rule_leaves),
                 claims: claim_reports(&confirmed.board, &certificate, &confirmed.root),
                 reason: None,
+                written,
             },
             Err(why) => CheckReport {
                 file,
@@ -161,6 +178,7 @@ impl CheckProofArgs {
                 rule_leaves: None,
                 claims: Vec::new(),
                 reason: Some(why.0),
+                written: None,
             },
         };
         if self.json {
@@ -188,6 +206,9 @@ impl CheckProofArgs {
                     .as_deref()
                     .unwrap_or("(the other side moves first)");
                 println!("  {} to {}: {turn}", claim.strategist, claim.goal);
+            }
+            if let Some(path) = &report.written {
+                println!("  written to {path}");
             }
         }
         match report.reason {
