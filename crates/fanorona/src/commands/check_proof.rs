@@ -336,12 +336,12 @@ impl<'a> At<'a> {
             .filter(|node| self.to_answer.contains(node))
             .collect();
         if held.len() < self.to_answer.len() {
-            for claim in &useful {
+            if let Some(claim) = useful.first() {
                 eprintln!(
-                    "note: {}'s strategy (to {}) left out: the files answer {} of the {} turns \
+                    "note: {}'s strategies ({} of them) left out: they answer {} of the {} turns \
                      from {} that need an answer",
                     claim.strategist().name(),
-                    goal_name(claim.goal),
+                    useful.len(),
                     held.len(),
                     self.to_answer.len(),
                     self.fen
@@ -373,22 +373,34 @@ impl<'a> At<'a> {
     /// Of `claims` (of the side to move here, none holding the position), the best whose
     /// strategy holds a child (a win before "not lose"), with the position added and the turn
     /// to that child chosen there.
-    fn choose(&self, claims: Vec<Claim>) -> Option<Claim> {
+    fn choose(&self, mut claims: Vec<Claim>) -> Option<Claim> {
         let best = claims
             .iter()
             .enumerate()
             .filter(|(_, claim)| self.child_held(claim).is_some())
             .min_by_key(|(_, claim)| claim.goal != Goal::Win)
             .map(|(i, _)| i);
-        let mut chosen = None;
-        for (i, claim) in claims.into_iter().enumerate() {
-            if Some(i) == best {
-                chosen = Some(claim);
-            } else {
-                self.left_out(&claim);
+        let Some(best) = best else {
+            if let Some(claim) = claims.first() {
+                eprintln!(
+                    "note: {}'s strategies ({} of them) hold no position after a turn from {}: \
+                     left out",
+                    claim.strategist().name(),
+                    claims.len(),
+                    self.fen
+                );
             }
+            return None;
+        };
+        if claims.len() > 1 {
+            eprintln!(
+                "note: {} other strategies of {} left out (one turn from {} is enough)",
+                claims.len() - 1,
+                claims[best].strategist().name(),
+                self.fen
+            );
         }
-        let mut chosen = chosen?;
+        let mut chosen = claims.swap_remove(best);
         let child = self.child_held(&chosen)?;
         chosen
             .strategy
