@@ -736,6 +736,46 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
+    // The 5x5 start without tables: each turn's searches go on far longer than the second
+    // this test waits, so Ctrl-C falls in the first turn's and the others never start.
+    let child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args([
+            "solve",
+            "--board",
+            "5x5",
+            "--each-turn",
+            "--memory",
+            "16",
+            "--max-nodes",
+            "1000000000000",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signal = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signal.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("interrupted (after "), "{stderr}");
+    // The turns searched are reported (the one interrupted as unknown), not lost with the
+    // ones never started.
+    let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    let turns = report["turns"].as_array().unwrap();
+    assert!(turns.iter().any(|turn| turn["value"] == "unknown"));
+    let moves = json(&["moves", "--board", "5x5", "--json"]);
+    let all_turns = moves["turns"].as_array().unwrap().len();
+    assert!(turns.len() < all_turns, "later turns were not started");
+}
+
+#[test]
 fn each_turn_values_agree_with_the_start_and_their_certificates() {
     let dir = scratch("solve-each-turn");
     let proofs = dir.join("proofs");

@@ -257,8 +257,23 @@ impl SolveArgs {
         let solved = solve_each(&setup, &roots, self.parallel);
         bar.finish();
         let mut reports = Vec::new();
-        for (root, (solution, seconds)) in roots.iter().zip(solved) {
-            let solution = solution.map_err(|e| CliError::Failure(e.to_string()))?;
+        // With --each-turn, one root's failure or a Ctrl-C before a root started does not
+        // lose the others' results (their certificates are written, their values printed).
+        let mut not_started = Vec::new();
+        let mut failed = Vec::new();
+        for (root, solved) in roots.iter().zip(solved) {
+            let (solution, seconds) = match solved {
+                None => {
+                    not_started.push(root);
+                    continue;
+                }
+                Some((Err(error), _)) => {
+                    let after = root.turns.first().map(|turn| format!("after {turn}: "));
+                    failed.push(format!("{}{error}", after.unwrap_or_default()));
+                    continue;
+                }
+                Some((Ok(solution), seconds)) => (solution, seconds),
+            };
             let certificate = self.certificate_path(root);
             let written = certify(&solution, setup.tables, certificate.as_deref())?;
             if let (Some(_), Some(directory)) = (solution.value, setup.state) {
@@ -285,6 +300,9 @@ impl SolveArgs {
             };
             reports.push((root, solution, report));
         }
+        if reports.is_empty() {
+            return Err(CliError::Failure(failed.join("; ")));
+        }
         if self.each_turn {
             self.print_each_turn(&board, &position, &reports);
         } else if self.json {
@@ -292,11 +310,15 @@ impl SolveArgs {
         } else {
             print_human(&reports[0].2);
         }
-        let unsettled: Vec<&Root> = reports
+        if !failed.is_empty() {
+            return Err(CliError::Failure(failed.join("; ")));
+        }
+        let mut unsettled: Vec<&Root> = reports
             .iter()
             .filter(|(root, solution, _)| !settled_or_answered(only, &root.position, solution))
             .map(|(root, _, _)| *root)
             .collect();
+        unsettled.extend(not_started);
         if unsettled.is_empty() {
             return Ok(());
         }
@@ -477,8 +499,9 @@ struct TurnReport {
 type Solved = (Result<Solution, SolveError>, f64);
 
 /// Solve each root, `parallel` at a time (sharing the tables), in order: each solution with
-/// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started.
-fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Solved> {
+/// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started (`None`;
+/// the first root always is).
+fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Option<Solved>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Solved>>> = roots.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
@@ -498,11 +521,10 @@ fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Solved
                     progress: &labelled,
                     ..*setup
                 };
-                let solution = if STOP.load(Ordering::Relaxed) && i > 0 {
-                    Err(SolveError("interrupted before it started".into()))
-                } else {
-                    solve(&setup, &roots[i].position)
-                };
+                if STOP.load(Ordering::Relaxed) && i > 0 {
+                    continue;
+                }
+                let solution = solve(&setup, &roots[i].position);
                 *results[i].lock().expect("a solve panicked") =
                     Some((solution, clock.elapsed().as_secs_f64()));
             });
@@ -510,11 +532,7 @@ fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Solved
     });
     results
         .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .expect("a solve panicked")
-                .expect("every root is solved")
-        })
+        .map(|slot| slot.into_inner().expect("a solve panicked"))
         .collect()
 }
 
