@@ -14,6 +14,8 @@
 #                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
+#   scripts/reproduce.sh split SIDE FEN [TURN,…]   # "can SIDE force a win?" after each turn
+#                                # from FEN, searched apart, then joined at FEN (see split below)
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -121,6 +123,41 @@ left_right() {
         exit 1
     fi
 }
+
+# A question too big for one search, split by the turns of a position: "can SIDE force a win?"
+# after each turn from FEN (or only the TURNs named), one search per turn, SPLIT_PARALLEL at once
+# (default 2: one per core), each saved in $STATE/split-KEY as it goes (KEY: a checksum of FEN;
+# run the same command again to go on) and writing its certificate to $proofs/split-KEY/. Once
+# every turn's search has settled, the certificates are joined at FEN and checked together
+# (`check-proof --at FEN`, with any certificates named in SPLIT_WITH, e.g. the other side's
+# hold), and the joined one is written to $proofs/split-KEY.proof, to be joined again one level
+# up (SPLIT_WITH there). Tables: those already in $tables (build them first). SPLIT_MEMORY (MiB
+# per search, default 4096) and SPLIT_MAX_NODES (per search and run) bound it.
+split() { # split SIDE FEN [TURN,…]
+    local side=$1 fen=$2 turns=${3:-}
+    local key
+    key=$(printf '%s' "$fen" | cksum | cut -d' ' -f1)
+    local state=${STATE:-state}/split-$key directory=$proofs/split-$key
+    local chosen=()
+    [ -n "$turns" ] && chosen=(--turns "$turns")
+    echo "after each turn from $fen: can $side force a win? (state in $state, certificates in $directory)" >&2
+    if ! "$bin" solve --position "$fen" --each-turn "${chosen[@]}" --only "$side" \
+        --parallel "${SPLIT_PARALLEL:-2}" --tables "$tables" \
+        --max-nodes "${SPLIT_MAX_NODES:-20000000000}" --memory "${SPLIT_MEMORY:-4096}" \
+        --state "$state" --certificate "$directory" --json; then
+        echo "not settled yet: run the same command again to go on" >&2
+        exit 1
+    fi
+    local with=()
+    [ -n "${SPLIT_WITH:-}" ] && read -r -a with <<<"$SPLIT_WITH"
+    "$bin" check-proof "$directory"/*.proof "${with[@]}" --at "$fen" --tables "$tables" \
+        --write "$proofs/split-$key.proof" --json
+}
+
+if [ "$mode" = split ]; then
+    split "${2:?split needs a side (white or black)}" "${3:?split needs a position (FEN)}" "${4:-}"
+    exit
+fi
 
 if [ "$mode" = left-right ]; then
     left_right "${2:-}"
