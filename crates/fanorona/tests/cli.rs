@@ -520,6 +520,33 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
             proofs.to_str().unwrap(),
             "--json",
         ]);
+        // Black's search alone ("can Black force a win?") after each turn: a win where the
+        // value is one, elsewhere the bound it leaves for Black.
+        let black_only = json(&[
+            "solve",
+            "--position",
+            at,
+            "--each-turn",
+            "--only",
+            "black",
+            "--memory",
+            "16",
+            "--json",
+        ]);
+        for (full, only) in solved_apart["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(black_only["turns"].as_array().unwrap())
+        {
+            if full["value"] == "win" {
+                assert_eq!(only["value"], "win");
+                assert_eq!(only["bound"], Value::Null);
+            } else {
+                assert_eq!(only["value"], "unknown");
+                assert_eq!(only["bound"], "draw or worse", "{}", full["notation"]);
+            }
+        }
         let files: Vec<String> = solved_apart["turns"]
             .as_array()
             .unwrap()

@@ -142,6 +142,20 @@ impl Side {
     }
 }
 
+/// For the player who makes a turn, what the searches of the position it leads to bound its
+/// value to where they did not settle it: the other side (to move there) cannot force a win,
+/// or the player cannot.
+fn turn_bound(solution: &Solution) -> Option<&'static str> {
+    if solution.value.is_some() {
+        return None;
+    }
+    match (solution.mover_wins, solution.waiting_wins) {
+        (Outcome::Disproven, _) => Some("draw or better"),
+        (_, Outcome::Disproven) => Some("draw or worse"),
+        _ => None,
+    }
+}
+
 fn outcome_name(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Proven => "yes",
@@ -436,6 +450,7 @@ impl SolveArgs {
                 root.turns.iter().map(move |notation| TurnReport {
                     notation: notation.clone(),
                     value: solution.value.map_or("unknown", |v| v.flip().name()),
+                    bound: turn_bound(solution),
                     search: report.clone(),
                 })
             })
@@ -454,7 +469,7 @@ impl SolveArgs {
             board.size_name()
         );
         println!(
-            "{:<20} {:<9} {:>16} {:>10}  certificate",
+            "{:<20} {:<14} {:>16} {:>10}  certificate",
             "turn",
             format!("for {}", mover.name()),
             "nodes",
@@ -462,9 +477,9 @@ impl SolveArgs {
         );
         for row in &rows {
             println!(
-                "{:<20} {:<9} {:>16} {:>10.1}  {}",
+                "{:<20} {:<14} {:>16} {:>10.1}  {}",
                 row.notation,
-                row.value,
+                row.bound.unwrap_or(row.value),
                 row.search.nodes,
                 row.search.seconds,
                 row.search.certificate.as_deref().unwrap_or("-")
@@ -491,6 +506,9 @@ struct TurnReport {
     notation: String,
     /// For the player who makes the turn.
     value: &'static str,
+    /// Where the value is unknown but one search answered "no" (`--only`): "draw or better"
+    /// or "draw or worse", for the player who makes the turn.
+    bound: Option<&'static str>,
     /// The solve of the position it leads to (values there for the other player, to move).
     search: SolveReport,
 }
