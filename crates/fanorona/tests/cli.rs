@@ -493,7 +493,11 @@ fn a_certificate_proves_every_position_of_its_strategy() {
         .find(|n| *n != first)
         .unwrap();
     let file_arg = file.to_str().unwrap();
-    refused(&["check-proof", file_arg, "--at", &after(other)], 1, &[]);
+    refused(
+        &["check-proof", file_arg, "--at", &after(other)],
+        1,
+        &["no claim of these certificates holds"],
+    );
     // A position of another board is bad input.
     refused(&["check-proof", file_arg, "--at", "BBB/B1W/WWW w"], 2, &[]);
 }

@@ -265,6 +265,11 @@ fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certifi
         }
         kept.extend(holding);
     }
+    if kept.is_empty() {
+        return Err(CliError::Failure(format!(
+            "refuted: no claim of these certificates holds {fen} (the notes above say why)"
+        )));
+    }
     certificates[0].claims = kept;
     Ok(certificates)
 }
