@@ -1279,3 +1279,105 @@ fn a_job_goes_on_when_its_progress_cannot_be_written() {
     let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
     assert!(report["materials"].as_u64().is_some_and(|m| m > 0));
 }
+
+#[test]
+fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
+    let dir = scratch("split");
+    let (state, proof) = (dir.join("state"), dir.join("start.proof"));
+    let (state, proof) = (state.to_str().unwrap(), proof.to_str().unwrap());
+    // 3x7, a White win (SPEC.md §4), with searches of 2,000 nodes: one search of the start
+    // needs more, so only the split settles it.
+    let args = [
+        "solve",
+        "--board",
+        "3x7",
+        "--split",
+        "--max-nodes",
+        "2000",
+        "--memory",
+        "1",
+        "--parallel",
+        "2",
+        "--state",
+        state,
+        "--certificate",
+        proof,
+        "--json",
+    ];
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x7",
+            "--max-nodes",
+            "2000",
+            "--memory",
+            "1",
+        ],
+        1,
+        &["not solved within 2000 nodes"],
+    );
+    let first = json(&args);
+    assert_eq!(first["value"], "win");
+    let white = &first["questions"][0];
+    assert_eq!(
+        (&white["side"], &white["answer"]),
+        (&"white".into(), &"yes".into())
+    );
+    assert!(white["searches"].as_u64().unwrap() > 1);
+    let root = white["split_positions"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (root["line"].as_array().unwrap().len(), &root["answer"]),
+        (0, &"yes".into())
+    );
+    let checked = json(&["check-proof", proof, "--json"]);
+    assert_eq!(
+        (&checked["holds"], &checked["value"]),
+        (&true.into(), &"win".into())
+    );
+    // A second run reads the answer back from --state.
+    let again = json(&args);
+    assert_eq!(again["value"], "win");
+    assert_eq!(again["questions"][0]["searches"], 0);
+    assert_eq!(again["questions"][0]["recalled"], 1);
+
+    // After each first turn of 3x5 (a loss, a win and a draw for Black), the split never
+    // contradicts one whole solve: the same value, or where it stays open the bound it leaves
+    // fits the value.
+    let moves = json(&["moves", "--board", "3x5", "--json"]);
+    for first in moves["turns"].as_array().unwrap() {
+        let at = first["result"].as_str().unwrap();
+        let whole = json(&["solve", "--position", at, "--memory", "16", "--json"]);
+        let output = fanorona(&[
+            "solve",
+            "--position",
+            at,
+            "--split",
+            "--max-nodes",
+            "500",
+            "--memory",
+            "1",
+            "--split-depth",
+            "8",
+            "--json",
+        ]);
+        let split: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+        match split["value"].as_str().unwrap() {
+            "unknown" => {
+                assert!(!output.status.success());
+                let fits = match split["bound"].as_str() {
+                    Some("draw or worse") => whole["value"] != "win",
+                    Some("draw or better") => whole["value"] != "loss",
+                    _ => true,
+                };
+                assert!(fits, "{at}: {split} against {whole}");
+            }
+            value => assert_eq!(value, whole["value"], "{at}"),
+        }
+    }
+    refused(
+        &["solve", "--board", "3x5", "--split", "--each-turn"],
+        2,
+        &["--each-turn"],
+    );
+}

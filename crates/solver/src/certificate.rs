@@ -82,6 +82,33 @@ impl Claim {
             Color::Black
         }
     }
+
+    /// The strategies of `parts` (claims of `strategist` for positions after turns from `at`)
+    /// joined into one claim for `goal` that holds `at` too: with `choice` there (the child the
+    /// strategist's turn leads to) where it moves, with none where it waits, so that a checker
+    /// asks for every turn from `at` to be answered. Where several strategies choose at the same
+    /// position, the first part's choice stays. Whether the result holds is the checker's to
+    /// say: joining only writes the strategies down together.
+    pub fn joined(
+        strategist: Color,
+        goal: Goal,
+        parts: impl IntoIterator<Item = Claim>,
+        at: &Position,
+        choice: Option<Node>,
+    ) -> Claim {
+        let mut strategy = vec![(Node::of(at), choice)];
+        for part in parts {
+            strategy.extend(part.strategy);
+        }
+        // Stable: of the same position, the entry that came first stays.
+        strategy.sort_by_key(|(node, _)| *node);
+        strategy.dedup_by_key(|(node, _)| *node);
+        Claim {
+            strategist_is_white: strategist == Color::White,
+            goal,
+            strategy,
+        }
+    }
 }
 
 /// A solved position and the claims that prove its value.

@@ -35,6 +35,10 @@ pub struct Solution {
     pub waiting_wins: Outcome,
     /// Nodes expanded by both searches (certificate extraction included).
     pub nodes: u64,
+    /// The proof and disproof numbers each search's table holds for the root where it stopped
+    /// (side to move's search, then the other's; none for a search not run): how near an
+    /// unsettled question is to an answer, to choose which to work on next.
+    pub root_numbers: [Option<(u32, u32)>; 2],
     /// The value's certificate, or where the value is not settled but one side was shown
     /// unable to force a win, the certificate of that bound (one hold).
     pub certificate: Option<Certificate>,
@@ -200,6 +204,10 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
         mover_wins,
         waiting_wins,
         nodes: nodes(&for_mover.0, &for_waiting.0),
+        root_numbers: [&for_mover, &for_waiting].map(|(search, _)| {
+            let ran = setup.only.is_none_or(|side| side == search.attacker());
+            search.stored_numbers(root).filter(|_| ran)
+        }),
         certificate,
     })
 }

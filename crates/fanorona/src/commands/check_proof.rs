@@ -327,9 +327,7 @@ impl<'a> At<'a> {
     /// if their strategies together hold every child that must be answered: their strategies
     /// joined, with the position added as one where the opponent moves, so that the checker
     /// asks for every turn from it to be answered. The joined goal is a win if every claim is
-    /// one, else "not lose" (a winning strategy also never loses). Where several strategies
-    /// choose at the same position, the first file's choice is kept; the checker confirms
-    /// whatever results.
+    /// one, else "not lose" (a winning strategy also never loses); see [`Claim::joined`].
     fn join(&self, claims: Vec<Claim>) -> Option<Claim> {
         let (useful, useless): (Vec<Claim>, Vec<Claim>) = claims
             .into_iter()
@@ -354,18 +352,12 @@ impl<'a> At<'a> {
             }
             return None;
         }
-        let mut useful = useful.into_iter();
-        let mut joined = useful.next()?;
-        for claim in useful {
-            if claim.goal != joined.goal {
-                joined.goal = Goal::NotLose;
-            }
-            joined.strategy.extend(claim.strategy);
-        }
-        joined.strategy.push((Node::of(&self.position), None));
-        // Stable: of the same position, the first file's entry stays.
-        joined.strategy.sort_by_key(|(node, _)| *node);
-        joined.strategy.dedup_by_key(|(node, _)| *node);
+        let strategist = useful.first()?.strategist();
+        let goal = match useful.iter().all(|claim| claim.goal == Goal::Win) {
+            true => Goal::Win,
+            false => Goal::NotLose,
+        };
+        let joined = Claim::joined(strategist, goal, useful, &self.position, None);
         eprintln!(
             "note: {}'s strategies (to {}) joined at {}, where every turn must be answered",
             joined.strategist().name(),
@@ -405,11 +397,10 @@ impl<'a> At<'a> {
                 self.fen
             );
         }
-        let mut chosen = claims.swap_remove(best);
+        let chosen = claims.swap_remove(best);
         let child = self.child_held(&chosen)?;
-        chosen
-            .strategy
-            .push((Node::of(&self.position), Some(child)));
+        let (strategist, goal) = (chosen.strategist(), chosen.goal);
+        let chosen = Claim::joined(strategist, goal, [chosen], &self.position, Some(child));
         eprintln!(
             "note: {}'s strategy (to {}) chosen at {} for the turn it holds",
             chosen.strategist().name(),

@@ -1,6 +1,7 @@
 //! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
 //! with a certificate on request.
 
+use crate::commands::solve_split::{run_split, SplitRequest};
 use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
@@ -8,8 +9,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, remove_saved_searches, solve, Content, Counting, Limits, Outcome,
-    Progress, Solution, SolveError, SolveSetup, Tables,
+    check_with_progress, remove_saved_searches, solve, Certificate, Content, Counting, Limits,
+    Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -80,6 +81,18 @@ pub struct SolveArgs {
     /// searches and --memory tables, all sharing one copy of the endgame tables.
     #[arg(long, value_name = "N", default_value_t = 1)]
     parallel: usize,
+    /// Answer by splitting: search the position after each turn apart (--max-nodes and
+    /// --memory each, --parallel at once), split again those left open, one level deeper at a
+    /// time up to --split-depth, and join their certificates. For questions one search cannot
+    /// settle while most positions a few turns deeper settle in millions of nodes. With
+    /// --state DIR every answer (and certificate) is kept there: a later run goes on, and
+    /// searches again what was left open only with a larger --max-nodes. With --only, one
+    /// side's question; else both, the side to move's first.
+    #[arg(long, conflicts_with_all = ["each_turn", "status"])]
+    split: bool,
+    /// With --split: how many levels of turns below the position may be split.
+    #[arg(long, value_name = "LEVELS", default_value_t = 12, requires = "split")]
+    split_depth: usize,
     /// Search nothing: print where the searches saved in --state stand (root and per-turn
     /// numbers, held positions, open positions by stones). Takes as much memory as the files.
     #[arg(long, requires = "state")]
@@ -237,6 +250,38 @@ impl SolveArgs {
         }
         let bar = Bar::new();
         let only = self.only.map(Side::color);
+        if self.split {
+            let request = SplitRequest {
+                setup: SolveSetup {
+                    board: &board,
+                    rules,
+                    tables: (tables.top_stones() > 0).then_some(&tables),
+                    limits: Limits {
+                        nodes: self.max_nodes,
+                        memory: self.memory << 20,
+                        counting: self.counting.counting(),
+                    },
+                    certificate: self.certificate.is_some(),
+                    stop: Some(&STOP),
+                    progress: &bar,
+                    state: None,
+                    save_every: None,
+                    only,
+                },
+                position,
+                sides: only.map_or(vec![position.side, position.side.other()], |side| {
+                    vec![side]
+                }),
+                depth: self.split_depth,
+                parallel: self.parallel,
+                store: self.state.as_deref(),
+                certificate: self.certificate.as_deref(),
+                json: self.json,
+            };
+            let result = run_split(&request, tables.max_stones());
+            bar.finish();
+            return result;
+        }
         let (phase, searches) = match only {
             Some(Color::White) => ("searching (can White force a win?)", 1),
             Some(Color::Black) => ("searching (can Black force a win?)", 1),
@@ -625,6 +670,16 @@ fn certify(
     let (Some(path), Some(certificate)) = (path, &solution.certificate) else {
         return Ok(None);
     };
+    check_and_write(certificate, tables, path)?;
+    Ok(Some(certificate.size()))
+}
+
+/// Check `certificate` and, if it holds, write it to `path`.
+pub fn check_and_write(
+    certificate: &Certificate,
+    tables: Option<&Tables>,
+    path: &Path,
+) -> Result<(), CliError> {
     let check_bar = Bar::new();
     let checked = check_with_progress(certificate, tables, &check_bar);
     check_bar.finish();
@@ -635,8 +690,7 @@ fn certify(
     })?;
     certificate
         .write(path)
-        .map_err(|e| CliError::Failure(e.to_string()))?;
-    Ok(Some(certificate.size()))
+        .map_err(|e| CliError::Failure(e.to_string()))
 }
 
 /// Whether the value is settled, or with --only the one question asked answered (the value

@@ -1,0 +1,271 @@
+//! `fanorona solve --split`: a position's value by searches of its turns apart, split again
+//! where they stay open, with the certificates joined (see `fanorona_solver::split`).
+
+use crate::output::{print_json, CliError};
+use fanorona_engine::{format_position, Board, Color, Position, Value};
+use fanorona_solver::{split, Certificate, Outcome, SolveSetup, Split, SplitPosition, SplitSetup};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// What `solve --split` was asked.
+pub struct SplitRequest<'a> {
+    pub setup: SolveSetup<'a>,
+    pub position: Position,
+    /// The sides whose question to ask, in order (the side to move first).
+    pub sides: Vec<Color>,
+    pub depth: usize,
+    pub parallel: usize,
+    pub store: Option<&'a Path>,
+    pub certificate: Option<&'a Path>,
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct SplitReport {
+    position: String,
+    board: String,
+    /// For the side to move: "win", "draw", "loss", or "unknown".
+    value: &'static str,
+    /// Where the value is unknown but a question was answered "no": "draw or better" or
+    /// "draw or worse" for the side to move.
+    bound: Option<&'static str>,
+    questions: Vec<QuestionReport>,
+    nodes: u64,
+    seconds: f64,
+    certificate: Option<String>,
+    certificate_positions: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct QuestionReport {
+    /// "can SIDE force a win?"
+    side: &'static str,
+    answer: &'static str,
+    nodes: u64,
+    searches: usize,
+    recalled: usize,
+    seconds: f64,
+    /// Every position split in the last round, the root last.
+    split_positions: Vec<PositionReport>,
+}
+
+#[derive(Serialize)]
+struct PositionReport {
+    /// The turns from the root that lead here (one per ply).
+    line: Vec<String>,
+    position: String,
+    answer: &'static str,
+    turns: Vec<TurnReport>,
+}
+
+#[derive(Serialize)]
+struct TurnReport {
+    /// Every turn that leads to `position`.
+    turns: Vec<String>,
+    position: String,
+    answer: &'static str,
+    nodes: u64,
+    /// "search", "split" or "recalled".
+    found: &'static str,
+}
+
+fn answer_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Proven => "yes",
+        Outcome::Disproven => "no",
+        Outcome::Unknown => "unknown",
+    }
+}
+
+/// The questions asked and answered: each side's split, in order. Once the side to move is
+/// shown to win, the other question is not asked.
+fn ask(request: &SplitRequest) -> Result<Vec<(Color, Split, f64)>, CliError> {
+    let mut answered = Vec::new();
+    for &side in &request.sides {
+        let setup = SplitSetup {
+            solve: request.setup,
+            side,
+            depth: request.depth,
+            parallel: request.parallel,
+            store: request.store,
+        };
+        let clock = Instant::now();
+        let found =
+            split(&setup, &request.position).map_err(|e| CliError::Failure(e.to_string()))?;
+        let seconds = clock.elapsed().as_secs_f64();
+        let mover_wins = side == request.position.side && found.outcome == Outcome::Proven;
+        answered.push((side, found, seconds));
+        let stopped =
+            (request.setup.stop).is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+        if mover_wins || stopped {
+            break;
+        }
+    }
+    Ok(answered)
+}
+
+/// The value for the side to move that the answers give, and the bound where they give none.
+fn value_of(
+    position: &Position,
+    answered: &[(Color, Split, f64)],
+) -> (Option<Value>, Option<&'static str>) {
+    let answer = |side: Color| {
+        answered
+            .iter()
+            .find(|(s, _, _)| *s == side)
+            .map_or(Outcome::Unknown, |(_, split, _)| split.outcome)
+    };
+    let (mover, waiting) = (answer(position.side), answer(position.side.other()));
+    match (mover, waiting) {
+        (Outcome::Proven, _) => (Some(Value::Win), None),
+        (_, Outcome::Proven) => (Some(Value::Loss), None),
+        (Outcome::Disproven, Outcome::Disproven) => (Some(Value::Draw), None),
+        (Outcome::Disproven, _) => (None, Some("draw or worse")),
+        (_, Outcome::Disproven) => (None, Some("draw or better")),
+        _ => (None, None),
+    }
+}
+
+/// The certificate of what the answers prove: the winner's strategy, both holds of a draw,
+/// or the one hold of a bound.
+fn certificate_of(
+    value: Option<Value>,
+    answered: &mut [(Color, Split, f64)],
+) -> Option<Certificate> {
+    let wanted: Vec<Certificate> = answered
+        .iter_mut()
+        .filter(|(_, split, _)| match value {
+            Some(Value::Win) | Some(Value::Loss) => split.outcome == Outcome::Proven,
+            _ => split.outcome == Outcome::Disproven,
+        })
+        .filter_map(|(_, split, _)| split.certificate.take())
+        .collect();
+    Certificate::combine(wanted).ok()
+}
+
+pub fn run_split(request: &SplitRequest, tables_stones: usize) -> Result<(), CliError> {
+    let board = request.setup.board;
+    let clock = Instant::now();
+    let mut answered = ask(request)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let (value, bound) = value_of(&request.position, &answered);
+    let certificate = certificate_of(value, &mut answered);
+    let written = match (request.certificate, &certificate) {
+        (Some(path), Some(certificate)) => {
+            super::solve::check_and_write(certificate, request.setup.tables, path)?;
+            Some((path.display().to_string(), certificate.size()))
+        }
+        _ => None,
+    };
+    let report = SplitReport {
+        position: format_position(board, &request.position),
+        board: board.size_name(),
+        value: value.map_or("unknown", |v| v.name()),
+        bound,
+        nodes: answered.iter().map(|(_, split, _)| split.nodes).sum(),
+        seconds,
+        questions: answered
+            .iter()
+            .map(|(side, split, seconds)| question_report(board, *side, split, *seconds))
+            .collect(),
+        certificate: written.as_ref().map(|(path, _)| path.clone()),
+        certificate_positions: written.as_ref().map(|(_, size)| *size),
+    };
+    if request.json {
+        print_json(&report);
+    } else {
+        print_human(&report, tables_stones);
+    }
+    let asked_answered = report.questions.iter().all(|q| q.answer != "unknown");
+    if value.is_some() || (request.sides.len() == 1 && asked_answered) {
+        return Ok(());
+    }
+    let stopped =
+        (request.setup.stop).is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+    let why = match stopped {
+        true => "interrupted".to_string(),
+        false => format!(
+            "not settled within {} nodes per search and {} levels of splitting",
+            request.setup.limits.nodes, request.depth
+        ),
+    };
+    let next = match request.store {
+        Some(dir) => format!(
+            "answers kept in {}: run again with the same --state (and a larger --max-nodes or \
+             --split-depth) to go on",
+            dir.display()
+        ),
+        None => "raise --max-nodes or --split-depth, or use --state DIR to go on later".into(),
+    };
+    Err(CliError::Failure(format!("{why}; {next}")))
+}
+
+fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> QuestionReport {
+    QuestionReport {
+        side: side.name(),
+        answer: answer_name(split.outcome),
+        nodes: split.nodes,
+        searches: split.searches,
+        recalled: split.recalled,
+        seconds,
+        split_positions: split
+            .positions
+            .iter()
+            .map(|position| position_report(board, position))
+            .collect(),
+    }
+}
+
+fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
+    PositionReport {
+        line: position.line.clone(),
+        position: format_position(board, &position.position),
+        answer: answer_name(position.outcome),
+        turns: position
+            .turns
+            .iter()
+            .map(|turn| TurnReport {
+                turns: turn.notation.clone(),
+                position: format_position(board, &turn.position),
+                answer: answer_name(turn.outcome),
+                nodes: turn.nodes,
+                found: turn.found.name(),
+            })
+            .collect(),
+    }
+}
+
+fn print_human(report: &SplitReport, table_stones: usize) {
+    println!("position  {} ({})", report.position, report.board);
+    let value = match report.bound {
+        Some(bound) => format!("unknown ({bound})"),
+        None => report.value.to_string(),
+    };
+    println!("value     {value} for the side to move");
+    for question in &report.questions {
+        let open = question
+            .split_positions
+            .iter()
+            .filter(|p| p.answer == "unknown")
+            .count();
+        println!(
+            "can {} force a win? {} ({} searches, {} nodes, {} answers recalled, {} positions \
+             split, {open} open, {:.1} s)",
+            question.side,
+            question.answer,
+            question.searches,
+            question.nodes,
+            question.recalled,
+            question.split_positions.len(),
+            question.seconds
+        );
+    }
+    println!(
+        "nodes     {} in {:.2} s, tables up to {table_stones} stones",
+        report.nodes, report.seconds
+    );
+    if let (Some(path), Some(size)) = (&report.certificate, report.certificate_positions) {
+        println!("proof     {path}: {size} strategy positions, checked");
+    }
+}

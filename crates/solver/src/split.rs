@@ -1,0 +1,664 @@
+//! Split search: "can SIDE force a win from P?" answered by many small searches instead of one.
+//!
+//! One proof-number search of a hard 5x9 question can run billions of nodes without settling,
+//! where most positions a few turns deeper settle in thousands to millions. A split search
+//! searches apart each position a turn from P leads to (one search and one transposition table
+//! each, the same node budget), and splits again, depth first, the ones left open:
+//! - where SIDE moves, one turn after which SIDE wins settles a position as "yes", and every
+//!   turn answered "no" settles it as "no";
+//! - where the other side moves, one turn after which SIDE cannot win settles it as "no", and
+//!   every turn answered "yes" settles it as "yes".
+//!
+//! Open turns are split in the order of their searches' numbers: where SIDE moves, the least
+//! proof number first; where it waits, the least disproof number (the turn nearest to settling
+//! the position on its own).
+//!
+//! The certificates of the searches are joined at each position that settles (see
+//! [`Claim::joined`]), so that a settled split ends with one certificate of the question, which
+//! the independent checker confirms like any other.
+//!
+//! Every answer, with its certificate, can be kept in a directory ([`SplitSetup::store`]): a
+//! later run with the same directory reads back what was settled, and searches again only what
+//! was left open with a smaller budget than its own.
+//!
+//! Each search sees the repetitions of its own lines only, so it is sound on its own; but a
+//! split gains nothing where the lines after one turn run back through the others (a draw held
+//! by repetition across the split position needs the whole search anyway).
+
+use crate::certificate::{Certificate, Claim, Goal, Node};
+use crate::index::Material;
+use crate::progress::Progress;
+use crate::search::Outcome;
+use crate::solve::{solve, SolveError, SolveSetup};
+use crate::tables::Tables;
+use fanorona_engine::{format_turn, turns, Color, Position};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a split search needs besides the position.
+#[derive(Clone, Copy)]
+pub struct SplitSetup<'a> {
+    /// The setup of every search: its `limits` are each search's budget. Its `only`, `state`
+    /// and `save_every` are set by the split (one side's question, nothing saved).
+    pub solve: SolveSetup<'a>,
+    /// The side whose "can it force a win?" is asked.
+    pub side: Color,
+    /// How many levels of turns below the position may be split (0: its turns are searched,
+    /// none split further).
+    pub depth: usize,
+    /// How many searches to run at once (each with its own transposition table).
+    pub parallel: usize,
+    /// Where to keep every answer (and certificate) between runs.
+    pub store: Option<&'a Path>,
+}
+
+/// How a turn's answer was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// By one search of the position it leads to.
+    Searched,
+    /// By splitting that position in turn.
+    Split,
+    /// Read back from the store, as an earlier run found it.
+    Recalled,
+}
+
+impl Found {
+    pub fn name(self) -> &'static str {
+        match self {
+            Found::Searched => "search",
+            Found::Split => "split",
+            Found::Recalled => "recalled",
+        }
+    }
+}
+
+/// One turn of a split position and its answer.
+#[derive(Debug, Clone)]
+pub struct SplitTurn {
+    /// Every turn that leads to the same position, in notation.
+    pub notation: Vec<String>,
+    pub position: Position,
+    /// Can SIDE force a win there?
+    pub outcome: Outcome,
+    /// Nodes its search took (in the run that searched it); 0 where it was split or recalled.
+    pub nodes: u64,
+    pub found: Found,
+}
+
+/// A position whose turns were searched apart, as it ended.
+#[derive(Debug, Clone)]
+pub struct SplitPosition {
+    /// The turns from the split's root that lead here (the first of each).
+    pub line: Vec<String>,
+    pub position: Position,
+    pub outcome: Outcome,
+    pub turns: Vec<SplitTurn>,
+}
+
+/// The answer of a split search.
+#[derive(Debug)]
+pub struct Split {
+    /// Can SIDE force a win from the position?
+    pub outcome: Outcome,
+    /// Where it settled and certificates were asked for: SIDE's win, or the other side's hold,
+    /// as a certificate of the position (not yet checked).
+    pub certificate: Option<Certificate>,
+    /// Nodes and searches of this run; answers read back from the store.
+    pub nodes: u64,
+    pub searches: usize,
+    pub recalled: usize,
+    /// Every position split, in the order they were.
+    pub positions: Vec<SplitPosition>,
+}
+
+/// Answer "can `setup.side` force a win from `root`?" by splitting (see the module's notes).
+pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
+    let searches_progress = NodesOnly(setup.solve.progress);
+    let mut splitter = Splitter {
+        setup: *setup,
+        solve: SolveSetup {
+            only: Some(setup.side),
+            state: None,
+            save_every: None,
+            progress: &searches_progress,
+            ..setup.solve
+        },
+        nodes: 0,
+        searches: 0,
+        recalled: 0,
+        positions: Vec::new(),
+        known: HashMap::new(),
+        round: 0,
+    };
+    let answer = splitter.deepening(root)?;
+    let certificate = answer.claim.map(|claim| {
+        let (stones, materials) = table_reach(setup.solve.tables);
+        let mut certificate = Certificate::new(
+            setup.solve.board,
+            setup.solve.rules,
+            stones,
+            &materials,
+            root,
+        );
+        certificate.claims.push(Arc::unwrap_or_clone(claim));
+        certificate
+    });
+    Ok(Split {
+        outcome: answer.outcome,
+        certificate,
+        nodes: splitter.nodes,
+        searches: splitter.searches,
+        recalled: splitter.recalled,
+        positions: splitter.positions,
+    })
+}
+
+/// Which positions the tables answer: every one of at most so many stones, and these
+/// materials (stones to move, waiting) above that.
+fn table_reach(tables: Option<&Tables>) -> (usize, Vec<(usize, usize)>) {
+    let Some(tables) = tables else {
+        return (0, Vec::new());
+    };
+    let layer = tables.partial_layer();
+    let materials = layer.iter().map(|m| (m.mover, m.waiting)).collect();
+    (tables.max_stones(), materials)
+}
+
+/// The progress of the searches: their nodes only. Their notes (thousands of searches, each
+/// saying how it ended) would drown the split's own, one per position split.
+struct NodesOnly<'a>(&'a dyn Progress);
+
+impl Progress for NodesOnly<'_> {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, units: u64) {
+        self.0.advance(units);
+    }
+    fn note(&self, _: &str) {}
+}
+
+/// The answer at one position: SIDE's question, and the claim that proves it where settled.
+#[derive(Clone)]
+struct Answer {
+    outcome: Outcome,
+    /// The numbers of its search where it stayed open: (proof, disproof).
+    numbers: Option<(u32, u32)>,
+    nodes: u64,
+    claim: Option<Arc<Claim>>,
+    found: Found,
+}
+
+struct Splitter<'a> {
+    setup: SplitSetup<'a>,
+    solve: SolveSetup<'a>,
+    nodes: u64,
+    searches: usize,
+    recalled: usize,
+    positions: Vec<SplitPosition>,
+    /// Every answer found in this run (searched, split or recalled), by position.
+    known: HashMap<Node, Answer>,
+    /// How many levels below the root this round of the split may go.
+    round: usize,
+}
+
+/// A position's distinct children, each with the turns that lead there.
+fn children(setup: &SolveSetup, position: &Position) -> Vec<(Vec<String>, Position)> {
+    let mut children: Vec<(Vec<String>, Position)> = Vec::new();
+    for turn in turns(setup.board, position) {
+        let notation = format_turn(setup.board, &turn);
+        match children.iter_mut().find(|(_, child)| *child == turn.result) {
+            Some((names, _)) => names.push(notation),
+            None => children.push((vec![notation], turn.result)),
+        }
+    }
+    children
+}
+
+impl Splitter<'_> {
+    fn stopped(&self) -> bool {
+        (self.solve.stop).is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// The answer at the root, split one level deeper at a time up to the depth asked for:
+    /// a turn that settles the question a few levels down is found before the split goes
+    /// all the way down after another (answers found stay known, so a level costs only the
+    /// searches of its new positions).
+    fn deepening(&mut self, root: &Position) -> Result<Answer, SolveError> {
+        if let Some(answer) = self.recall(root)? {
+            if answer.outcome != Outcome::Unknown {
+                return Ok(answer);
+            }
+        }
+        let mut answer = None;
+        for depth in 0..=self.setup.depth {
+            self.positions.clear();
+            self.round = depth;
+            let found = self.split_position(root, &[], depth)?;
+            let settled = found.outcome != Outcome::Unknown;
+            answer = Some(found);
+            if settled || self.stopped() {
+                break;
+            }
+        }
+        let answer = answer.expect("at least depth 0 is split");
+        if answer.outcome != Outcome::Unknown {
+            self.keep(root, &answer)?;
+        }
+        Ok(answer)
+    }
+
+    /// The answer at `position` (SIDE's question) from its turns' answers, splitting the open
+    /// ones up to `depth` levels further.
+    fn split_position(
+        &mut self,
+        position: &Position,
+        line: &[String],
+        depth: usize,
+    ) -> Result<Answer, SolveError> {
+        let children = children(&self.solve, position);
+        let material = Material::new(
+            position.mover.count() as usize,
+            position.waiting.count() as usize,
+        );
+        if children.is_empty() || self.solve.tables.is_some_and(|t| t.covers(material)) {
+            // Decided by the rules or the tables: one search answers at once.
+            return self.search_all(&[*position]).map(|mut a| a.remove(0));
+        }
+        let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
+        let mut answers = self.search_all(&positions)?;
+        let side_moves = position.side == self.setup.side;
+        // The answer that one turn settles the position with, and the numbers that say which
+        // open turn is nearest to giving it.
+        let (settling, nearest) = match side_moves {
+            true => (Outcome::Proven, proof_number as fn((u32, u32)) -> u32),
+            false => (Outcome::Disproven, disproof_number as fn((u32, u32)) -> u32),
+        };
+        self.note_counts(position, line, &answers);
+        if depth > 0 && !answers.iter().any(|a| a.outcome == settling) {
+            let mut open: Vec<usize> = (0..answers.len())
+                .filter(|&i| answers[i].outcome == Outcome::Unknown)
+                .collect();
+            open.sort_by_key(|&i| answers[i].numbers.map_or(u32::MAX, nearest));
+            for i in open {
+                if self.stopped() {
+                    break;
+                }
+                let mut deeper = line.to_vec();
+                deeper.push(children[i].0[0].clone());
+                let answer = self.split_position(&positions[i], &deeper, depth - 1)?;
+                if answer.outcome != Outcome::Unknown {
+                    self.keep(&positions[i], &answer)?;
+                }
+                answers[i] = answer;
+                if answers[i].outcome == settling {
+                    break;
+                }
+            }
+        }
+        let answer = self.settle(position, &positions, &answers);
+        self.positions.push(SplitPosition {
+            line: line.to_vec(),
+            position: *position,
+            outcome: answer.outcome,
+            turns: children
+                .into_iter()
+                .zip(&answers)
+                .map(|((notation, child), answer)| SplitTurn {
+                    notation,
+                    position: child,
+                    outcome: answer.outcome,
+                    nodes: answer.nodes,
+                    found: answer.found,
+                })
+                .collect(),
+        });
+        Ok(answer)
+    }
+
+    /// A note of where `position` stands after its turns were searched.
+    fn note_counts(&self, position: &Position, line: &[String], answers: &[Answer]) {
+        let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
+        let at = match line {
+            [] => "the root".to_string(),
+            line => format!("after {}", line.join(" ")),
+        };
+        let side = self.setup.side.name();
+        self.setup.solve.progress.note(&format!(
+            "split, {} level{} deep: {at} ({} to move): {} turns, {side} wins after {}, cannot \
+             after {}, {} open",
+            self.round,
+            if self.round == 1 { "" } else { "s" },
+            position.side.name(),
+            answers.len(),
+            count(Outcome::Proven),
+            count(Outcome::Disproven),
+            count(Outcome::Unknown)
+        ));
+    }
+
+    /// The answer at `position` from its turns' answers, with the joined claim that proves it
+    /// where it settled.
+    fn settle(&self, position: &Position, children: &[Position], answers: &[Answer]) -> Answer {
+        let side = self.setup.side;
+        let side_moves = position.side == side;
+        let settling = if side_moves {
+            Outcome::Proven
+        } else {
+            Outcome::Disproven
+        };
+        let other = opposite(settling);
+        let (outcome, parts, choice) = match answers.iter().position(|a| a.outcome == settling) {
+            Some(i) => (settling, vec![i], Some(Node::of(&children[i]))),
+            None if answers.iter().all(|a| a.outcome == other) => {
+                (other, (0..answers.len()).collect(), None)
+            }
+            None => (Outcome::Unknown, Vec::new(), None),
+        };
+        let (strategist, goal) = match outcome {
+            Outcome::Proven => (side, Goal::Win),
+            _ => (side.other(), Goal::NotLose),
+        };
+        // Every part's claim is there where certificates are asked for.
+        let claim = parts
+            .iter()
+            .map(|&i| answers[i].claim.as_deref().cloned())
+            .collect::<Option<Vec<Claim>>>()
+            .filter(|_| outcome != Outcome::Unknown && self.solve.certificate)
+            .map(|parts| Arc::new(Claim::joined(strategist, goal, parts, position, choice)));
+        Answer {
+            outcome,
+            numbers: None,
+            nodes: 0,
+            claim,
+            found: Found::Split,
+        }
+    }
+
+    /// Answer SIDE's question at each of `positions`: from the store where it has an answer
+    /// good enough, else by a search, `parallel` at a time.
+    fn search_all(&mut self, positions: &[Position]) -> Result<Vec<Answer>, SolveError> {
+        let mut answers: Vec<Option<Answer>> = Vec::new();
+        for position in positions {
+            answers.push(self.recall(position)?);
+        }
+        let to_search: Vec<usize> = (0..positions.len())
+            .filter(|&i| answers[i].is_none())
+            .collect();
+        let budget = self.solve.limits.nodes;
+        self.setup.solve.progress.phase(
+            &format!(
+                "split: {} searches of up to {budget} nodes",
+                to_search.len()
+            ),
+            to_search.len() as u64 * budget,
+        );
+        let next = AtomicUsize::new(0);
+        let found: Vec<Mutex<Option<Result<Answer, SolveError>>>> =
+            to_search.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..self.setup.parallel.clamp(1, to_search.len().max(1)) {
+                scope.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= to_search.len() || self.stopped() {
+                        break;
+                    }
+                    let answer = self.search(&positions[to_search[k]]);
+                    *found[k].lock().expect("a search panicked") = Some(answer);
+                });
+            }
+        });
+        for (k, slot) in found.into_iter().enumerate() {
+            let i = to_search[k];
+            let answer = match slot.into_inner().expect("a search panicked") {
+                Some(answer) => answer?,
+                None => unsearched(),
+            };
+            if answer.found == Found::Searched {
+                self.nodes += answer.nodes;
+                self.searches += 1;
+                // Where Ctrl-C cut it short, its budget was not spent: nothing to keep.
+                if !self.stopped() {
+                    self.keep(&positions[i], &answer)?;
+                }
+            }
+            answers[i] = Some(answer);
+        }
+        Ok(answers
+            .into_iter()
+            .map(|a| a.unwrap_or_else(unsearched))
+            .collect())
+    }
+
+    /// One search of SIDE's question at `position`.
+    fn search(&self, position: &Position) -> Result<Answer, SolveError> {
+        let solution = solve(&self.solve, position)?;
+        let side_moves = position.side == self.setup.side;
+        let (outcome, numbers) = match side_moves {
+            true => (solution.mover_wins, solution.root_numbers[0]),
+            false => (solution.waiting_wins, solution.root_numbers[1]),
+        };
+        let claim = solution
+            .certificate
+            .and_then(|c| c.claims.into_iter().next());
+        let claim = claim.map(Arc::new);
+        Ok(Answer {
+            outcome,
+            numbers,
+            nodes: solution.nodes,
+            claim: claim.filter(|_| outcome != Outcome::Unknown),
+            found: Found::Searched,
+        })
+    }
+
+    /// The answer the store holds for `position`, if it is settled (with its certificate where
+    /// certificates are asked for, of the same tables) or open after at least this run's
+    /// budget.
+    fn recall(&mut self, position: &Position) -> Result<Option<Answer>, SolveError> {
+        if let Some(answer) = self.known.get(&Node::of(position)) {
+            return Ok(Some(answer.clone()));
+        }
+        let Some(directory) = self.setup.store else {
+            return Ok(None);
+        };
+        let files = StoreFiles::new(directory, position, self.setup.side);
+        let Some(stored) = files.read_answer()? else {
+            return Ok(None);
+        };
+        let open = stored.outcome == Outcome::Unknown;
+        if open && stored.budget < self.solve.limits.nodes {
+            return Ok(None);
+        }
+        let claim = match self.solve.certificate && !open {
+            false => None,
+            true => match files.read_claim(self.solve.tables) {
+                Some(claim) => Some(Arc::new(claim)),
+                None => return Ok(None),
+            },
+        };
+        let answer = Answer {
+            outcome: stored.outcome,
+            numbers: stored.numbers,
+            nodes: 0,
+            claim,
+            found: Found::Recalled,
+        };
+        self.recalled += 1;
+        self.known.insert(Node::of(position), answer.clone());
+        Ok(Some(answer))
+    }
+
+    /// Keep `answer` (found at `position`) for the rest of the run, and in the store if
+    /// there is one.
+    fn keep(&mut self, position: &Position, answer: &Answer) -> Result<(), SolveError> {
+        self.known.insert(Node::of(position), answer.clone());
+        let Some(directory) = self.setup.store else {
+            return Ok(());
+        };
+        let files = StoreFiles::new(directory, position, self.setup.side);
+        if let Some(claim) = &answer.claim {
+            let (stones, materials) = table_reach(self.solve.tables);
+            let mut certificate = Certificate::new(
+                self.solve.board,
+                self.solve.rules,
+                stones,
+                &materials,
+                position,
+            );
+            certificate.claims.push(Claim::clone(claim));
+            files.write_certificate(&certificate)?;
+        }
+        let stored = Stored {
+            outcome: answer.outcome,
+            budget: self.solve.limits.nodes,
+            nodes: answer.nodes,
+            numbers: answer.numbers,
+        };
+        files.write_answer(&stored)
+    }
+}
+
+fn proof_number((proof, _): (u32, u32)) -> u32 {
+    proof
+}
+
+fn disproof_number((_, disproof): (u32, u32)) -> u32 {
+    disproof
+}
+
+/// The other settled outcome.
+fn opposite(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Proven => Outcome::Disproven,
+        Outcome::Disproven => Outcome::Proven,
+        Outcome::Unknown => Outcome::Unknown,
+    }
+}
+
+/// The answer of a search that was not run (Ctrl-C came first).
+fn unsearched() -> Answer {
+    Answer {
+        outcome: Outcome::Unknown,
+        numbers: None,
+        nodes: 0,
+        claim: None,
+        found: Found::Searched,
+    }
+}
+
+/// An answer as the store keeps it.
+struct Stored {
+    outcome: Outcome,
+    /// The node budget of the search that found it (an open answer is searched again with a
+    /// larger one).
+    budget: u64,
+    nodes: u64,
+    numbers: Option<(u32, u32)>,
+}
+
+/// The files that keep one position's answer to one side's question: `KEY.answer` (a line of
+/// text) and `KEY.proof` (its certificate, for a settled answer), KEY naming the position
+/// exactly (white and black stones in hexadecimal, the side to move) and the side asked about.
+struct StoreFiles {
+    answer: PathBuf,
+    proof: PathBuf,
+}
+
+impl StoreFiles {
+    fn new(directory: &Path, position: &Position, side: Color) -> StoreFiles {
+        let node = Node::of(position);
+        let mover = if node.white_to_move { 'w' } else { 'b' };
+        let key = format!(
+            "{:016x}-{:016x}-{mover}-{}",
+            node.white,
+            node.black,
+            side.name()
+        );
+        StoreFiles {
+            answer: directory.join(format!("{key}.answer")),
+            proof: directory.join(format!("{key}.proof")),
+        }
+    }
+
+    fn read_answer(&self) -> Result<Option<Stored>, SolveError> {
+        let text = match std::fs::read_to_string(&self.answer) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(SolveError(format!("{}: {error}", self.answer.display()))),
+        };
+        parse_stored(&text)
+            .map(Some)
+            .ok_or_else(|| SolveError(format!("{}: not a split answer", self.answer.display())))
+    }
+
+    /// The claim of the stored certificate, if it is there, readable and of these tables.
+    fn read_claim(&self, tables: Option<&Tables>) -> Option<Claim> {
+        let certificate = Certificate::read(&self.proof).ok()?;
+        let (stones, materials) = table_reach(tables);
+        let same_tables = certificate.table_stones as usize == stones
+            && certificate
+                .table_materials
+                .iter()
+                .map(|&(mover, waiting)| (mover as usize, waiting as usize))
+                .eq(materials);
+        let mut claims = certificate.claims.into_iter();
+        same_tables.then(|| claims.next()).flatten()
+    }
+
+    fn write_certificate(&self, certificate: &Certificate) -> Result<(), SolveError> {
+        let partial = self.proof.with_extension("proof.part");
+        certificate
+            .write(&partial)
+            .map_err(|e| SolveError(e.to_string()))?;
+        rename(&partial, &self.proof)
+    }
+
+    /// Written after the certificate: an answer file is never there without it.
+    fn write_answer(&self, stored: &Stored) -> Result<(), SolveError> {
+        let partial = self.answer.with_extension("answer.part");
+        std::fs::write(&partial, format_stored(stored))
+            .map_err(|e| SolveError(format!("{}: {e}", partial.display())))?;
+        rename(&partial, &self.answer)
+    }
+}
+
+fn rename(from: &Path, to: &Path) -> Result<(), SolveError> {
+    std::fs::rename(from, to).map_err(|e| SolveError(format!("{}: {e}", to.display())))
+}
+
+fn format_stored(stored: &Stored) -> String {
+    let outcome = match stored.outcome {
+        Outcome::Proven => "yes",
+        Outcome::Disproven => "no",
+        Outcome::Unknown => "unknown",
+    };
+    let numbers = match stored.numbers {
+        Some((proof, disproof)) => format!(" proof={proof} disproof={disproof}"),
+        None => String::new(),
+    };
+    format!(
+        "answer={outcome} budget={} nodes={}{numbers}\n",
+        stored.budget, stored.nodes
+    )
+}
+
+fn parse_stored(text: &str) -> Option<Stored> {
+    let field = |name: &str| {
+        text.split_whitespace()
+            .find_map(|word| word.strip_prefix(name)?.strip_prefix('='))
+    };
+    let outcome = match field("answer")? {
+        "yes" => Outcome::Proven,
+        "no" => Outcome::Disproven,
+        "unknown" => Outcome::Unknown,
+        _ => return None,
+    };
+    let number = |name: &str| field(name).and_then(|n| n.parse::<u32>().ok());
+    Some(Stored {
+        outcome,
+        budget: field("budget")?.parse().ok()?,
+        nodes: field("nodes")?.parse().ok()?,
+        numbers: number("proof").zip(number("disproof")),
+    })
+}

@@ -1,0 +1,172 @@
+//! Split search: questions answered by searches of each turn apart, joined into certificates
+//! that the checker confirms, and kept between runs.
+
+use fanorona_engine::{Board, Color, Position, Rules, Value};
+use fanorona_solver::{
+    check, solve, split, Found, Goal, Limits, NoProgress, Outcome, SolveSetup, Split, SplitSetup,
+    Tables,
+};
+use std::path::Path;
+
+fn solve_setup<'a>(board: &'a Board, tables: Option<&'a Tables>, nodes: u64) -> SolveSetup<'a> {
+    SolveSetup {
+        board,
+        rules: Rules::default(),
+        tables,
+        limits: Limits {
+            nodes,
+            memory: 1 << 20,
+            ..Limits::default()
+        },
+        certificate: true,
+        stop: None,
+        progress: &NoProgress,
+        state: None,
+        save_every: None,
+        only: None,
+    }
+}
+
+fn split_setup<'a>(
+    solve: SolveSetup<'a>,
+    side: Color,
+    depth: usize,
+    store: Option<&'a Path>,
+) -> SplitSetup<'a> {
+    SplitSetup {
+        solve,
+        side,
+        depth,
+        parallel: 2,
+        store,
+    }
+}
+
+/// The split's answer, with its certificate checked where it settled: what the certificate
+/// confirms must be what the split says.
+fn checked(answer: &Split, tables: Option<&Tables>, side: Color, root: &Position) -> Outcome {
+    if answer.outcome == Outcome::Unknown {
+        assert!(answer.certificate.is_none());
+        return Outcome::Unknown;
+    }
+    let certificate = answer.certificate.as_ref().expect("a certificate");
+    let confirmed = check(certificate, tables).expect("the joined certificate holds");
+    assert_eq!(confirmed.root, *root);
+    let claim = &certificate.claims[0];
+    match answer.outcome {
+        Outcome::Proven => {
+            assert_eq!((claim.strategist(), claim.goal), (side, Goal::Win));
+            let value = if side == root.side {
+                Value::Win
+            } else {
+                Value::Loss
+            };
+            assert_eq!(confirmed.value, Some(value));
+        }
+        _ => assert_eq!(
+            (claim.strategist(), claim.goal),
+            (side.other(), Goal::NotLose)
+        ),
+    }
+    answer.outcome
+}
+
+#[test]
+fn a_split_with_small_budgets_answers_what_one_search_does_with_a_checked_certificate() {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let whole = solve(&solve_setup(&board, Some(&tables), 50_000_000), &start).unwrap();
+    assert_eq!(
+        whole.value,
+        Some(Value::Win),
+        "SPEC.md §4: 3x7 is a White win"
+    );
+    for (side, expected) in [
+        (Color::White, Outcome::Proven),
+        (Color::Black, Outcome::Disproven),
+    ] {
+        // Budgets far below what the whole question takes: only splitting settles it.
+        let setup = split_setup(solve_setup(&board, Some(&tables), 2_000), side, 12, None);
+        let answer = split(&setup, &start).unwrap();
+        assert_eq!(checked(&answer, Some(&tables), side, &start), expected);
+        eprintln!(
+            "{side:?}: {} searches, {} nodes, {} positions",
+            answer.searches,
+            answer.nodes,
+            answer.positions.len()
+        );
+        assert!(answer.positions.len() > 1, "{side:?}: split more than once");
+        let root = answer.positions.last().unwrap();
+        assert_eq!((root.line.len(), root.outcome), (0, expected));
+        let settled_by_splitting = answer
+            .positions
+            .iter()
+            .flat_map(|p| &p.turns)
+            .any(|turn| turn.found == Found::Split && turn.outcome != Outcome::Unknown);
+        assert!(
+            settled_by_splitting,
+            "{side:?}: some turn settled by a deeper split"
+        );
+    }
+}
+
+#[test]
+fn a_split_too_shallow_for_its_budget_stays_open() {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let setup = split_setup(
+        solve_setup(&board, Some(&tables), 200),
+        Color::White,
+        0,
+        None,
+    );
+    let answer = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&answer, Some(&tables), Color::White, &start),
+        Outcome::Unknown
+    );
+    assert_eq!(answer.positions.len(), 1);
+    assert_eq!(answer.searches, answer.positions[0].turns.len());
+}
+
+#[test]
+fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let store = tempfile::tempdir().unwrap();
+    let solve = solve_setup(&board, Some(&tables), 2_000);
+    let setup = split_setup(solve, Color::White, 12, Some(store.path()));
+    let first = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&first, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert!(first.searches > 0);
+    let again = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&again, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert_eq!((again.searches, again.nodes, again.recalled), (0, 0, 1));
+
+    // Open answers are searched again only with a larger budget than they had.
+    let store = tempfile::tempdir().unwrap();
+    let shallow = split_setup(solve, Color::White, 0, Some(store.path()));
+    let open = split(&shallow, &start).unwrap();
+    assert_eq!(open.outcome, Outcome::Unknown);
+    let same = split(&shallow, &start).unwrap();
+    assert_eq!((same.searches, same.recalled), (0, open.searches));
+    let larger = SplitSetup {
+        solve: solve_setup(&board, Some(&tables), 50_000_000),
+        ..shallow
+    };
+    let settled = split(&larger, &start).unwrap();
+    assert_eq!(
+        checked(&settled, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert!(settled.searches > 0);
+}
