@@ -90,12 +90,6 @@ fn a_split_with_small_budgets_answers_what_one_search_does_with_a_checked_certif
         let setup = split_setup(solve_setup(&board, Some(&tables), 2_000), side, 12, None);
         let answer = split(&setup, &start).unwrap();
         assert_eq!(checked(&answer, Some(&tables), side, &start), expected);
-        eprintln!(
-            "{side:?}: {} searches, {} nodes, {} positions",
-            answer.searches,
-            answer.nodes,
-            answer.positions.len()
-        );
         assert!(answer.positions.len() > 1, "{side:?}: split more than once");
         let root = answer.positions.last().unwrap();
         assert_eq!((root.line.len(), root.outcome), (0, expected));
