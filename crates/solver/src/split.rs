@@ -326,12 +326,13 @@ impl Splitter<'_> {
         };
         let side = self.setup.side.name();
         self.setup.solve.progress.note(&format!(
-            "split, {} level{} deep: {at} ({} to move): {} turns, {side} wins after {}, cannot \
-             after {}, {} open",
+            "split, {} level{} deep: {at} ({} to move): {} turn{}, {side} wins after {}, \
+             cannot after {}, {} open",
             self.round,
             if self.round == 1 { "" } else { "s" },
             position.side.name(),
             answers.len(),
+            if answers.len() == 1 { "" } else { "s" },
             count(Outcome::Proven),
             count(Outcome::Disproven),
             count(Outcome::Unknown)

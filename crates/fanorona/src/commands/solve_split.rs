@@ -250,8 +250,8 @@ fn print_human(report: &SplitReport, table_stones: usize) {
             .filter(|p| p.answer == "unknown")
             .count();
         println!(
-            "can {} force a win? {} ({} searches, {} nodes, {} answers recalled, {} positions \
-             split, {open} open, {:.1} s)",
+            "can {} force a win? {} ({} searches, {} nodes, {} answers recalled; {} positions \
+             split in the last round, {open} of them left open; {:.1} s)",
             question.side,
             question.answer,
             question.searches,
