@@ -164,3 +164,45 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
     );
     assert!(settled.searches > 0);
 }
+
+#[test]
+fn a_damaged_store_is_named_or_searched_again_never_trusted() {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let store = tempfile::tempdir().unwrap();
+    let solve = solve_setup(&board, Some(&tables), 2_000);
+    let setup = split_setup(solve, Color::White, 12, Some(store.path()));
+    split(&setup, &start).unwrap();
+    let files = |extension: &str| -> Vec<std::path::PathBuf> {
+        let entries = std::fs::read_dir(store.path()).unwrap();
+        let paths = entries.map(|entry| entry.unwrap().path());
+        paths
+            .filter(|path| path.extension().is_some_and(|e| e == extension))
+            .collect()
+    };
+    // Every certificate cut short: each is searched again, and the answer still checks.
+    for proof in files("proof") {
+        let bytes = std::fs::read(&proof).unwrap();
+        std::fs::write(&proof, &bytes[..bytes.len() / 2]).unwrap();
+    }
+    let again = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&again, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert!(again.searches > 0);
+    // Answer files that are not ones: an error that names the first read.
+    let answers = files("answer");
+    for answer in &answers {
+        std::fs::write(answer, "answer=perhaps\n").unwrap();
+    }
+    let Err(error) = split(&setup, &start) else {
+        panic!("a damaged store was trusted");
+    };
+    let error = error.to_string();
+    let named = answers
+        .iter()
+        .any(|a| error.contains(&a.display().to_string()));
+    assert!(named && error.contains("not a split answer"), "{error}");
+}
