@@ -3,8 +3,8 @@
 
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, split, Found, Goal, Limits, NoProgress, Outcome, SolveSetup, Split, SplitSetup,
-    Tables,
+    check, solve, split, split::FIRST_MEMORY, Found, Goal, Limits, NoProgress, Outcome, SolveSetup,
+    Split, SplitSetup, Tables,
 };
 use std::path::Path;
 
@@ -153,10 +153,10 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
     assert_eq!(open.outcome, Outcome::Unknown);
     let same = split(&shallow, &start).unwrap();
     assert_eq!((same.searches, same.recalled), (0, open.searches));
-    let larger = SplitSetup {
-        solve: solve_setup(&board, Some(&tables), 50_000_000),
-        ..shallow
-    };
+    // A budget and table above the small first search's (`FIRST_NODES`), which settles it.
+    let mut solve = solve_setup(&board, Some(&tables), 50_000_000);
+    solve.limits.memory = 2 * FIRST_MEMORY;
+    let larger = SplitSetup { solve, ..shallow };
     let settled = split(&larger, &start).unwrap();
     assert_eq!(
         checked(&settled, Some(&tables), Color::White, &start),
