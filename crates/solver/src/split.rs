@@ -35,7 +35,7 @@ use crate::tables::Tables;
 use fanorona_engine::{format_turn, turns, Color, Position};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The budget and table of the first, small search of each position. Most positions of a
@@ -73,6 +73,8 @@ pub enum Found {
     Split,
     /// Read back from the store, as an earlier run found it.
     Recalled,
+    /// Not at all: another turn settled the position first, or Ctrl-C came.
+    NotSearched,
 }
 
 impl Found {
@@ -81,6 +83,7 @@ impl Found {
             Found::Searched => "search",
             Found::Split => "split",
             Found::Recalled => "recalled",
+            Found::NotSearched => "not searched",
         }
     }
 }
@@ -274,10 +277,9 @@ impl Splitter<'_> {
         );
         if children.is_empty() || self.solve.tables.is_some_and(|t| t.covers(material)) {
             // Decided by the rules or the tables: one search answers at once.
-            return self.search_all(&[*position]).map(|mut a| a.remove(0));
+            return self.search_all(&[*position], None).map(|mut a| a.remove(0));
         }
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
-        let mut answers = self.search_all(&positions)?;
         let side_moves = position.side == self.setup.side;
         // The answer that one turn settles the position with, and the numbers that say which
         // open turn is nearest to giving it.
@@ -285,6 +287,7 @@ impl Splitter<'_> {
             true => (Outcome::Proven, proof_number as fn((u32, u32)) -> u32),
             false => (Outcome::Disproven, disproof_number as fn((u32, u32)) -> u32),
         };
+        let mut answers = self.search_all(&positions, Some(settling))?;
         self.note_counts(position, line, &answers);
         if depth > 0 && !answers.iter().any(|a| a.outcome == settling) {
             let mut open: Vec<usize> = (0..answers.len())
@@ -388,14 +391,21 @@ impl Splitter<'_> {
     }
 
     /// Answer SIDE's question at each of `positions`: from the store where it has an answer
-    /// good enough, else by a search, `parallel` at a time.
-    fn search_all(&mut self, positions: &[Position]) -> Result<Vec<Answer>, SolveError> {
+    /// good enough, else by a search, `parallel` at a time. Once one answer is `settling`
+    /// (it settles the position before them), no more searches are started.
+    fn search_all(
+        &mut self,
+        positions: &[Position],
+        settling: Option<Outcome>,
+    ) -> Result<Vec<Answer>, SolveError> {
         let mut answers: Vec<Option<Answer>> = Vec::new();
         for position in positions {
             answers.push(self.recall(position)?);
         }
+        let settles = |answer: &Answer| Some(answer.outcome) == settling;
+        let settled = AtomicBool::new(answers.iter().flatten().any(settles));
         let to_search: Vec<usize> = (0..positions.len())
-            .filter(|&i| answers[i].is_none())
+            .filter(|&i| answers[i].is_none() && !settled.load(Ordering::Relaxed))
             .collect();
         let budget = self.solve.limits.nodes;
         self.setup.solve.progress.phase(
@@ -406,33 +416,34 @@ impl Splitter<'_> {
             to_search.len() as u64 * budget,
         );
         let next = AtomicUsize::new(0);
-        let found: Vec<Mutex<Option<Result<Answer, SolveError>>>> =
+        let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
             to_search.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|scope| {
             for _ in 0..self.setup.parallel.clamp(1, to_search.len().max(1)) {
                 scope.spawn(|| loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= to_search.len() || self.stopped() {
+                    if k >= to_search.len() || self.stopped() || settled.load(Ordering::Relaxed) {
                         break;
                     }
-                    let answer = self.search(&positions[to_search[k]]);
-                    *found[k].lock().expect("a search panicked") = Some(answer);
+                    let searched = self.search_and_store(&positions[to_search[k]]);
+                    if searched.as_ref().is_ok_and(|s| settles(&s.answer)) {
+                        settled.store(true, Ordering::Relaxed);
+                    }
+                    *found[k].lock().expect("a search panicked") = Some(searched);
                 });
             }
         });
         for (k, slot) in found.into_iter().enumerate() {
             let i = to_search[k];
-            let answer = match slot.into_inner().expect("a search panicked") {
-                Some(answer) => answer?,
-                None => unsearched(),
+            let Some(searched) = slot.into_inner().expect("a search panicked") else {
+                answers[i] = Some(unsearched());
+                continue;
             };
-            if answer.found == Found::Searched {
-                self.nodes += answer.nodes;
-                self.searches += 1;
-                // Where Ctrl-C cut it short, its budget was not spent: nothing to keep.
-                if !self.stopped() {
-                    self.keep(&positions[i], &answer)?;
-                }
+            let Searched { answer, whole } = searched?;
+            self.nodes += answer.nodes;
+            self.searches += 1;
+            if whole {
+                self.known.insert(Node::of(&positions[i]), answer.clone());
             }
             answers[i] = Some(answer);
         }
@@ -440,6 +451,18 @@ impl Splitter<'_> {
             .into_iter()
             .map(|a| a.unwrap_or_else(unsearched))
             .collect())
+    }
+
+    /// [`Splitter::search`], its answer written to the store at once (a run killed later
+    /// keeps it) unless Ctrl-C cut it short: an open answer whose budget was not spent says
+    /// nothing.
+    fn search_and_store(&self, position: &Position) -> Result<Searched, SolveError> {
+        let answer = self.search(position)?;
+        let whole = answer.outcome != Outcome::Unknown || !self.stopped();
+        if whole {
+            self.write_store(position, &answer)?;
+        }
+        Ok(Searched { answer, whole })
     }
 
     /// SIDE's question at `position`: a small search first (see [`FIRST_NODES`]), then, if it
@@ -528,6 +551,11 @@ impl Splitter<'_> {
     /// there is one.
     fn keep(&mut self, position: &Position, answer: &Answer) -> Result<(), SolveError> {
         self.known.insert(Node::of(position), answer.clone());
+        self.write_store(position, answer)
+    }
+
+    /// Write `answer` (found at `position`) to the store, if there is one.
+    fn write_store(&self, position: &Position, answer: &Answer) -> Result<(), SolveError> {
         let Some(directory) = self.setup.store else {
             return Ok(());
         };
@@ -571,14 +599,22 @@ fn opposite(outcome: Outcome) -> Outcome {
     }
 }
 
-/// The answer of a search that was not run (Ctrl-C came first).
+/// A search's answer, and whether the search ran whole (settled, or open after its whole
+/// budget), so that it can be kept.
+struct Searched {
+    answer: Answer,
+    whole: bool,
+}
+
+/// The answer of a search that was not run: Ctrl-C came first, or another turn settled the
+/// position.
 fn unsearched() -> Answer {
     Answer {
         outcome: Outcome::Unknown,
         numbers: None,
         nodes: 0,
         claim: None,
-        found: Found::Searched,
+        found: Found::NotSearched,
     }
 }
 

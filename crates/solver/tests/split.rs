@@ -1,12 +1,13 @@
 //! Split search: questions answered by searches of each turn apart, joined into certificates
 //! that the checker confirms, and kept between runs.
 
-use fanorona_engine::{Board, Color, Position, Rules, Value};
+use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, split, split::FIRST_MEMORY, Found, Goal, Limits, NoProgress, Outcome, SolveSetup,
-    Split, SplitSetup, Tables,
+    check, solve, split, split::FIRST_MEMORY, Found, Goal, Limits, NoProgress, Outcome, Progress,
+    SolveSetup, Split, SplitSetup, Tables,
 };
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn solve_setup<'a>(board: &'a Board, tables: Option<&'a Tables>, nodes: u64) -> SolveSetup<'a> {
     SolveSetup {
@@ -205,4 +206,71 @@ fn a_damaged_store_is_named_or_searched_again_never_trusted() {
         .iter()
         .any(|a| error.contains(&a.display().to_string()));
     assert!(named && error.contains("not a split answer"), "{error}");
+}
+
+/// Progress that stands for a Ctrl-C: it raises the stop flag at the first nodes reported
+/// (a search reports every 65,536 nodes).
+struct CtrlCAtFirstNodes<'a>(&'a AtomicBool);
+
+impl Progress for CtrlCAtFirstNodes<'_> {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    fn note(&self, _: &str) {}
+}
+
+#[test]
+fn answers_found_before_a_ctrl_c_are_kept_and_the_cut_search_is_not() {
+    // 5x5 after b2-c3A c5-d4A c3-b2W, Black to move, "can Black force a win?": in the order
+    // of the turns, the first searches settle as "no" in under 65,536 nodes, and the fifth
+    // runs past that, where the Ctrl-C comes.
+    let (board, position) = parse_position("BB1B1/BBB1B/BW1B1/WWWWW/WWWWW b").unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(false);
+    let progress = CtrlCAtFirstNodes(&stop);
+    let mut solve = solve_setup(&board, None, 100_000);
+    solve.stop = Some(&stop);
+    solve.progress = &progress;
+    let mut setup = split_setup(solve, Color::Black, 0, Some(store.path()));
+    setup.parallel = 1;
+    let cut = split(&setup, &position).unwrap();
+    assert!(
+        stop.load(Ordering::Relaxed),
+        "a search ran past 65,536 nodes"
+    );
+    assert_eq!(cut.outcome, Outcome::Unknown);
+    let turns = &cut.positions[0].turns;
+    let settled = turns
+        .iter()
+        .filter(|t| t.outcome != Outcome::Unknown)
+        .count();
+    assert!(settled > 0, "{turns:?}");
+    let cut_short = turns.iter().filter(|t| t.found == Found::Searched);
+    assert_eq!(
+        cut_short.count(),
+        settled + 1,
+        "the settled ones and the one cut short"
+    );
+    // Each settled answer is in the store, the one cut short not.
+    let stored: Vec<String> = std::fs::read_dir(store.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "answer"))
+        .map(|path| std::fs::read_to_string(path).unwrap())
+        .collect();
+    assert_eq!(stored.len(), settled);
+    assert!(stored.iter().all(|answer| answer.starts_with("answer=no")));
+    // The next run recalls them and searches the others.
+    let whole = SplitSetup {
+        solve: SolveSetup {
+            stop: None,
+            progress: &NoProgress,
+            ..solve
+        },
+        ..setup
+    };
+    let again = split(&whole, &position).unwrap();
+    assert_eq!(again.recalled, settled);
+    assert_eq!(again.searches, turns.len() - settled);
 }
