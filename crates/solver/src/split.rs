@@ -339,10 +339,10 @@ impl Splitter<'_> {
         };
         let side = self.setup.side.name();
         self.setup.solve.progress.note(&format!(
-            "split, {} level{} deep: {at} ({} to move): {} turn{}, {side} wins after {}, \
+            "round {} (splits {} deep): {at} ({} to move): {} turn{}, {side} wins after {}, \
              cannot after {}, {} open",
+            self.round + 1,
             self.round,
-            if self.round == 1 { "" } else { "s" },
             position.side.name(),
             answers.len(),
             if answers.len() == 1 { "" } else { "s" },
