@@ -147,18 +147,9 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         round: 0,
     };
     let answer = splitter.deepening(root)?;
-    let certificate = answer.claim.map(|claim| {
-        let (stones, materials) = table_reach(setup.solve.tables);
-        let mut certificate = Certificate::new(
-            setup.solve.board,
-            setup.solve.rules,
-            stones,
-            &materials,
-            root,
-        );
-        certificate.claims.push(Arc::unwrap_or_clone(claim));
-        certificate
-    });
+    let certificate = answer
+        .claim
+        .map(|claim| certificate_of(&splitter.solve, root, Arc::unwrap_or_clone(claim)));
     Ok(Split {
         outcome: answer.outcome,
         certificate,
@@ -167,6 +158,14 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         recalled: splitter.recalled,
         positions: splitter.positions,
     })
+}
+
+/// The certificate of `claim` at `position`, with the board, rules and tables of `setup`.
+fn certificate_of(setup: &SolveSetup, position: &Position, claim: Claim) -> Certificate {
+    let (stones, materials) = table_reach(setup.tables);
+    let mut certificate = Certificate::new(setup.board, setup.rules, stones, &materials, position);
+    certificate.claims.push(claim);
+    certificate
 }
 
 /// Which positions the tables answer: every one of at most so many stones, and these
@@ -561,15 +560,7 @@ impl Splitter<'_> {
         };
         let files = StoreFiles::new(directory, position, self.setup.side);
         if let Some(claim) = &answer.claim {
-            let (stones, materials) = table_reach(self.solve.tables);
-            let mut certificate = Certificate::new(
-                self.solve.board,
-                self.solve.rules,
-                stones,
-                &materials,
-                position,
-            );
-            certificate.claims.push(Claim::clone(claim));
+            let certificate = certificate_of(&self.solve, position, Claim::clone(claim));
             files.write_certificate(&certificate)?;
         }
         let stored = Stored {

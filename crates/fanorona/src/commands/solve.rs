@@ -250,24 +250,25 @@ impl SolveArgs {
         }
         let bar = Bar::new();
         let only = self.only.map(Side::color);
+        let setup = SolveSetup {
+            board: &board,
+            rules,
+            tables: (tables.top_stones() > 0).then_some(&tables),
+            limits: Limits {
+                nodes: self.max_nodes,
+                memory: self.memory << 20,
+                counting: self.counting.counting(),
+            },
+            certificate: self.certificate.is_some(),
+            stop: Some(&STOP),
+            progress: &bar,
+            state: self.state.as_deref(),
+            save_every,
+            only,
+        };
         if self.split {
             let request = SplitRequest {
-                setup: SolveSetup {
-                    board: &board,
-                    rules,
-                    tables: (tables.top_stones() > 0).then_some(&tables),
-                    limits: Limits {
-                        nodes: self.max_nodes,
-                        memory: self.memory << 20,
-                        counting: self.counting.counting(),
-                    },
-                    certificate: self.certificate.is_some(),
-                    stop: Some(&STOP),
-                    progress: &bar,
-                    state: None,
-                    save_every: None,
-                    only,
-                },
+                setup,
                 position,
                 sides: only.map_or(vec![position.side, position.side.other()], |side| {
                     vec![side]
@@ -297,22 +298,6 @@ impl SolveArgs {
             }
         }
         bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
-        let setup = SolveSetup {
-            board: &board,
-            rules,
-            tables: (tables.top_stones() > 0).then_some(&tables),
-            limits: Limits {
-                nodes: self.max_nodes,
-                memory: self.memory << 20,
-                counting: self.counting.counting(),
-            },
-            certificate: self.certificate.is_some(),
-            stop: Some(&STOP),
-            progress: &bar,
-            state: self.state.as_deref(),
-            save_every,
-            only,
-        };
         let solved = solve_each(&setup, &roots, self.parallel);
         bar.finish();
         let mut reports = Vec::new();

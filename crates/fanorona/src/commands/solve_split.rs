@@ -10,6 +10,7 @@ use std::time::Instant;
 
 /// What `solve --split` was asked.
 pub struct SplitRequest<'a> {
+    /// The searches' setup (the split sets their `only`, `state` and `save_every`).
     pub setup: SolveSetup<'a>,
     pub position: Position,
     /// The sides whose question to ask, in order (the side to move first).
