@@ -261,6 +261,9 @@ fn print_human(report: &SplitReport, table_stones: usize) {
             question.split_positions.len(),
             question.seconds
         );
+        if question.answer == "unknown" {
+            print_open_lines(question);
+        }
     }
     println!(
         "nodes     {} in {:.2} s, tables up to {table_stones} stones",
@@ -268,5 +271,35 @@ fn print_human(report: &SplitReport, table_stones: usize) {
     );
     if let (Some(path), Some(size)) = (&report.certificate, report.certificate_positions) {
         println!("proof     {path}: {size} strategy positions, checked");
+    }
+}
+
+/// How many of the deepest open lines to print.
+const OPEN_LINES: usize = 5;
+
+/// The deepest positions a question's split left open, with the turns that lead there and
+/// their open turns: where the question is held up.
+fn print_open_lines(question: &QuestionReport) {
+    let mut open: Vec<&PositionReport> = question
+        .split_positions
+        .iter()
+        .filter(|p| p.answer == "unknown")
+        .collect();
+    open.sort_by_key(|p| std::cmp::Reverse(p.line.len()));
+    for position in open.iter().take(OPEN_LINES) {
+        let open_turns: Vec<&str> = position
+            .turns
+            .iter()
+            .filter(|t| t.answer == "unknown")
+            .map(|t| t.turns[0].as_str())
+            .collect();
+        println!(
+            "  open after {}: {}",
+            match position.line.as_slice() {
+                [] => "nothing (the root)".to_string(),
+                line => line.join(" "),
+            },
+            open_turns.join(", ")
+        );
     }
 }
