@@ -10,9 +10,13 @@
 //! - where the other side moves, one turn after which SIDE cannot win settles it as "no", and
 //!   every turn answered "yes" settles it as "yes".
 //!
-//! Open turns are split in the order of their searches' numbers: where SIDE moves, the least
-//! proof number first; where it waits, the least disproof number (the turn nearest to settling
-//! the position on its own).
+//! Which open position to split next is chosen best first, as PN² does at its top level: the
+//! positions split make a tree whose leaves carry the proof and disproof numbers their searches
+//! stopped at, combined upwards by df-pn's rule, and the next split is at the leaf reached from
+//! the root by the turn of least proof number where SIDE moves and of least disproof number
+//! where it waits: the position the whole question is nearest to settling through. (Splitting
+//! one level deeper at a time instead spread the work over every open line: on 3x7 it took
+//! twice the searches.)
 //!
 //! The certificates of the searches are joined at each position that settles (see
 //! [`Claim::joined`]), so that a settled split ends with one certificate of the question, which
@@ -144,9 +148,11 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         recalled: 0,
         positions: Vec::new(),
         known: HashMap::new(),
-        round: 0,
+        tree: Vec::new(),
+        split_order: Vec::new(),
+        splits: 0,
     };
-    let answer = splitter.deepening(root)?;
+    let answer = splitter.best_first(root)?;
     let certificate = answer
         .claim
         .map(|claim| certificate_of(&splitter.solve, root, Arc::unwrap_or_clone(claim)));
@@ -211,8 +217,38 @@ struct Splitter<'a> {
     positions: Vec<SplitPosition>,
     /// Every answer found in this run (searched, split or recalled), by position.
     known: HashMap<Node, Answer>,
-    /// How many levels below the root this round of the split may go.
-    round: usize,
+    /// The positions of the split: the root first, every turn of a split position a node.
+    tree: Vec<TreeNode>,
+    /// The nodes split, in the order they were.
+    split_order: Vec<usize>,
+    /// How many positions were split.
+    splits: usize,
+}
+
+/// A position of the split tree.
+struct TreeNode {
+    position: Position,
+    /// The turns from the root that lead here (the first of each).
+    line: Vec<String>,
+    answer: Answer,
+    /// Its proof and disproof numbers as last evaluated (see [`Splitter::evaluate`]).
+    numbers: (u64, u64),
+    /// Once split: each distinct position a turn leads to (every turn that leads there, and
+    /// its node).
+    turns: Option<Vec<(Vec<String>, usize)>>,
+}
+
+/// An infinite proof or disproof number.
+const INFINITE: u64 = u64::MAX;
+
+/// A search's numbers (its own infinite, `u32::MAX`, kept infinite); at least 1 each, as an
+/// open position's are.
+fn wide((proof, disproof): (u32, u32)) -> (u64, u64) {
+    let wide = |n: u32| match n {
+        u32::MAX => INFINITE,
+        n => u64::from(n.max(1)),
+    };
+    (wide(proof), wide(disproof))
 }
 
 /// A position's distinct children, each with the turns that lead there.
@@ -233,100 +269,216 @@ impl Splitter<'_> {
         (self.solve.stop).is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
-    /// The answer at the root, split one level deeper at a time up to the depth asked for:
-    /// a turn that settles the question a few levels down is found before the split goes
-    /// all the way down after another (answers found stay known, so a level costs only the
-    /// searches of its new positions).
-    fn deepening(&mut self, root: &Position) -> Result<Answer, SolveError> {
+    /// The answer at the root, by splitting best first: the root is split (its turns
+    /// searched), and then, again and again, the open position the whole split is nearest to
+    /// settling through (from the root, the turn of least proof number where SIDE moves,
+    /// least disproof number where it waits, down to a position not split yet: df-pn's choice,
+    /// over the numbers the searches stopped at), until the root settles, Ctrl-C comes, or no
+    /// open position is left that may be split (`depth`, or one that repeats a position of its
+    /// own line).
+    fn best_first(&mut self, root: &Position) -> Result<Answer, SolveError> {
         if let Some(answer) = self.recall(root)? {
             if answer.outcome != Outcome::Unknown {
                 return Ok(answer);
             }
         }
-        let mut answer = None;
-        for depth in 0..=self.setup.depth {
-            self.positions.clear();
-            self.round = depth;
-            let found = self.split_position(root, &[], depth)?;
-            let settled = found.outcome != Outcome::Unknown;
-            answer = Some(found);
-            if settled || self.stopped() {
+        if !self.splittable(root) {
+            // Decided by the rules or the tables: one search answers at once.
+            return self.search_all(&[*root], None).map(|mut a| a.remove(0));
+        }
+        self.tree.push(TreeNode {
+            position: *root,
+            line: Vec::new(),
+            answer: unsearched(),
+            numbers: (1, 1),
+            turns: None,
+        });
+        self.split_node(0)?;
+        loop {
+            let (proof, disproof) = self.evaluate(0, &mut Vec::new())?;
+            let settled = self.tree[0].answer.outcome != Outcome::Unknown;
+            let stuck = proof == INFINITE && disproof == INFINITE;
+            if settled || stuck || self.stopped() {
                 break;
             }
+            match self.most_proving(0) {
+                Some(leaf) => self.split_node(leaf)?,
+                None => break,
+            }
         }
-        let answer = answer.expect("at least depth 0 is split");
-        if answer.outcome != Outcome::Unknown {
-            self.keep(root, &answer)?;
-        }
-        Ok(answer)
+        self.positions = self.report();
+        Ok(self.tree[0].answer.clone())
     }
 
-    /// The answer at `position` (SIDE's question) from its turns' answers, splitting the open
-    /// ones up to `depth` levels further.
-    fn split_position(
-        &mut self,
-        position: &Position,
-        line: &[String],
-        depth: usize,
-    ) -> Result<Answer, SolveError> {
-        let children = children(&self.solve, position);
+    /// Whether `position` has turns to split and is not answered by the tables.
+    fn splittable(&self, position: &Position) -> bool {
         let material = Material::new(
             position.mover.count() as usize,
             position.waiting.count() as usize,
         );
-        if children.is_empty() || self.solve.tables.is_some_and(|t| t.covers(material)) {
-            // Decided by the rules or the tables: one search answers at once.
-            return self.search_all(&[*position], None).map(|mut a| a.remove(0));
-        }
+        let in_tables = self.solve.tables.is_some_and(|t| t.covers(material));
+        !in_tables && !turns(self.solve.board, position).is_empty()
+    }
+
+    /// Split the tree's node `index`: search each position its turns lead to, and add them
+    /// to the tree.
+    fn split_node(&mut self, index: usize) -> Result<(), SolveError> {
+        let position = self.tree[index].position;
+        let children = children(&self.solve, &position);
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
-        let side_moves = position.side == self.setup.side;
-        // The answer that one turn settles the position with, and the numbers that say which
-        // open turn is nearest to giving it.
-        let (settling, nearest) = match side_moves {
-            true => (Outcome::Proven, proof_number as fn((u32, u32)) -> u32),
-            false => (Outcome::Disproven, disproof_number as fn((u32, u32)) -> u32),
+        let settling = match position.side == self.setup.side {
+            true => Outcome::Proven,
+            false => Outcome::Disproven,
         };
-        let mut answers = self.search_all(&positions, Some(settling))?;
-        self.note_counts(position, line, &answers);
-        if depth > 0 && !answers.iter().any(|a| a.outcome == settling) {
-            let mut open: Vec<usize> = (0..answers.len())
-                .filter(|&i| answers[i].outcome == Outcome::Unknown)
-                .collect();
-            open.sort_by_key(|&i| answers[i].numbers.map_or(u32::MAX, nearest));
-            for i in open {
-                if self.stopped() {
-                    break;
-                }
-                let mut deeper = line.to_vec();
-                deeper.push(children[i].0[0].clone());
-                let answer = self.split_position(&positions[i], &deeper, depth - 1)?;
-                if answer.outcome != Outcome::Unknown {
-                    self.keep(&positions[i], &answer)?;
-                }
-                answers[i] = answer;
-                if answers[i].outcome == settling {
-                    break;
-                }
-            }
+        let answers = self.search_all(&positions, Some(settling))?;
+        self.splits += 1;
+        self.note_counts(&position, &self.tree[index].line, &answers);
+        let mut turns = Vec::new();
+        for ((notation, child), answer) in children.into_iter().zip(answers) {
+            let mut line = self.tree[index].line.clone();
+            line.push(notation[0].clone());
+            turns.push((notation, self.tree.len()));
+            self.tree.push(TreeNode {
+                position: child,
+                line,
+                answer,
+                numbers: (1, 1),
+                turns: None,
+            });
         }
-        let answer = self.settle(position, &positions, &answers);
-        self.positions.push(SplitPosition {
-            line: line.to_vec(),
-            position: *position,
-            outcome: answer.outcome,
-            turns: children
-                .into_iter()
-                .zip(&answers)
-                .map(|((notation, child), answer)| SplitTurn {
-                    notation,
-                    position: child,
-                    outcome: answer.outcome,
-                    nodes: answer.nodes,
-                    found: answer.found,
-                })
-                .collect(),
-        });
-        Ok(answer)
+        self.tree[index].turns = Some(turns);
+        self.split_order.push(index);
+        Ok(())
+    }
+
+    /// The proof and disproof numbers of the tree's node `index` (`path`: the positions of
+    /// its line above it), stored in it; a split node whose turns settle it gets its answer
+    /// (the certificates joined) and keeps it. An open position that may not be split has
+    /// both numbers infinite: nothing can settle it.
+    fn evaluate(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(u64, u64), SolveError> {
+        let node = &self.tree[index];
+        let numbers = match (node.answer.outcome, &node.turns) {
+            (Outcome::Proven, _) => (0, INFINITE),
+            (Outcome::Disproven, _) => (INFINITE, 0),
+            (Outcome::Unknown, None) => match self.may_split(index, path) {
+                true => node.answer.numbers.map_or((1, 1), wide),
+                false => (INFINITE, INFINITE),
+            },
+            (Outcome::Unknown, Some(turns)) => {
+                let children: Vec<usize> = turns.iter().map(|(_, child)| *child).collect();
+                path.push(Node::of(&node.position));
+                let mut numbers = Vec::new();
+                for &child in &children {
+                    numbers.push(self.evaluate(child, path)?);
+                }
+                path.pop();
+                self.combine(index, &children, &numbers)?
+            }
+        };
+        self.tree[index].numbers = numbers;
+        Ok(numbers)
+    }
+
+    /// The numbers of split node `index` from its children's (df-pn's rule: where SIDE moves,
+    /// the least proof number and the sum of disproof numbers; where it waits, the sum of proof
+    /// numbers and the least disproof number), and its answer where they settle it.
+    fn combine(
+        &mut self,
+        index: usize,
+        children: &[usize],
+        numbers: &[(u64, u64)],
+    ) -> Result<(u64, u64), SolveError> {
+        let least = |pick: fn(&(u64, u64)) -> u64| numbers.iter().map(pick).min();
+        let sum =
+            |pick: fn(&(u64, u64)) -> u64| numbers.iter().map(pick).fold(0u64, u64::saturating_add);
+        let position = self.tree[index].position;
+        let (proof, disproof) = match position.side == self.setup.side {
+            true => (least(|n| n.0).unwrap_or(INFINITE), sum(|n| n.1)),
+            false => (sum(|n| n.0), least(|n| n.1).unwrap_or(INFINITE)),
+        };
+        if proof == 0 || disproof == 0 {
+            let positions: Vec<Position> =
+                children.iter().map(|&c| self.tree[c].position).collect();
+            let answers: Vec<Answer> = children
+                .iter()
+                .map(|&c| self.tree[c].answer.clone())
+                .collect();
+            let answer = self.settle(&position, &positions, &answers);
+            self.keep(&position, &answer)?;
+            self.tree[index].answer = answer;
+        }
+        Ok((proof, disproof))
+    }
+
+    /// Whether the open leaf `index` may be split: within the depth asked for, not a repeat
+    /// of a position of its own line (`path`), and with turns to split.
+    fn may_split(&self, index: usize, path: &[Node]) -> bool {
+        let node = &self.tree[index];
+        node.line.len() <= self.setup.depth
+            && !path.contains(&Node::of(&node.position))
+            && self.splittable(&node.position)
+    }
+
+    /// The open leaf to split next, from node `index` down: at each split node the open turn
+    /// of least proof number where SIDE moves, of least disproof number where it waits.
+    fn most_proving(&self, index: usize) -> Option<usize> {
+        let node = &self.tree[index];
+        let Some(turns) = &node.turns else {
+            return Some(index);
+        };
+        let side_moves = node.position.side == self.setup.side;
+        let open = turns
+            .iter()
+            .map(|(_, child)| *child)
+            .filter(|&child| self.tree[child].answer.outcome == Outcome::Unknown);
+        let key = |child: &usize| {
+            let (proof, disproof) = self.tree[*child].numbers;
+            if side_moves {
+                (proof, disproof)
+            } else {
+                (disproof, proof)
+            }
+        };
+        let best = open
+            .filter(|child| key(child).0 < INFINITE)
+            .min_by_key(key)?;
+        self.most_proving(best)
+    }
+
+    /// Every position split, as it ended: the root last.
+    fn report(&self) -> Vec<SplitPosition> {
+        let mut order: Vec<usize> = self
+            .split_order
+            .iter()
+            .copied()
+            .filter(|&i| i != 0)
+            .collect();
+        order.push(0);
+        order
+            .into_iter()
+            .map(|index| {
+                let node = &self.tree[index];
+                let turns = node.turns.as_deref().unwrap_or_default();
+                SplitPosition {
+                    line: node.line.clone(),
+                    position: node.position,
+                    outcome: node.answer.outcome,
+                    turns: turns
+                        .iter()
+                        .map(|(notation, child)| {
+                            let child = &self.tree[*child];
+                            SplitTurn {
+                                notation: notation.clone(),
+                                position: child.position,
+                                outcome: child.answer.outcome,
+                                nodes: child.answer.nodes,
+                                found: child.answer.found,
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
     }
 
     /// A note of where `position` stands after its turns were searched.
@@ -338,10 +490,9 @@ impl Splitter<'_> {
         };
         let side = self.setup.side.name();
         self.setup.solve.progress.note(&format!(
-            "round {} (splits {} deep): {at} ({} to move): {} turn{}, {side} wins after {}, \
-             cannot after {}, {} open",
-            self.round + 1,
-            self.round,
+            "split {}: {at} ({} to move): {} turn{}, {side} wins after {}, cannot after {}, \
+             {} open",
+            self.splits,
             position.side.name(),
             answers.len(),
             if answers.len() == 1 { "" } else { "s" },
@@ -571,14 +722,6 @@ impl Splitter<'_> {
         };
         files.write_answer(&stored)
     }
-}
-
-fn proof_number((proof, _): (u32, u32)) -> u32 {
-    proof
-}
-
-fn disproof_number((_, disproof): (u32, u32)) -> u32 {
-    disproof
 }
 
 /// The other settled outcome.

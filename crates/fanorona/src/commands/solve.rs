@@ -82,8 +82,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     parallel: usize,
     /// Answer by splitting: search the position after each turn apart (--max-nodes and
-    /// --memory each, --parallel at once), split again those left open, one level deeper at a
-    /// time up to --split-depth, and join their certificates. For questions one search cannot
+    /// --memory each, --parallel at once), split again the open position the question is
+    /// nearest to settling through (best first, by the searches' numbers), up to --split-depth
+    /// turns deep, and join their certificates. For questions one search cannot
     /// settle while most positions a few turns deeper settle in millions of nodes. With
     /// --state DIR every answer (and certificate) is kept there: a later run goes on, and
     /// searches again what was left open only with a larger --max-nodes. With --only, one

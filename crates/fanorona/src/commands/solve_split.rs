@@ -47,7 +47,7 @@ struct QuestionReport {
     searches: usize,
     recalled: usize,
     seconds: f64,
-    /// Every position split in the last round, the root last.
+    /// Every position split, in the order they were, the root last.
     split_positions: Vec<PositionReport>,
 }
 
@@ -252,7 +252,7 @@ fn print_human(report: &SplitReport, table_stones: usize) {
             .count();
         println!(
             "can {} force a win? {} ({} searches, {} nodes, {} answers recalled; {} positions \
-             split in the last round, {open} of them left open; {:.1} s)",
+             split, {open} of them left open; {:.1} s)",
             question.side,
             question.answer,
             question.searches,
