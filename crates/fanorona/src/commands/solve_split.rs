@@ -79,6 +79,11 @@ fn answer_name(outcome: Outcome) -> &'static str {
     }
 }
 
+/// Whether Ctrl-C was pressed.
+fn interrupted(request: &SplitRequest) -> bool {
+    (request.setup.stop).is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// The questions asked and answered: each side's split, in order. Once the side to move is
 /// shown to win, the other question is not asked.
 fn ask(request: &SplitRequest) -> Result<Vec<(Color, Split, f64)>, CliError> {
@@ -97,8 +102,7 @@ fn ask(request: &SplitRequest) -> Result<Vec<(Color, Split, f64)>, CliError> {
         let seconds = clock.elapsed().as_secs_f64();
         let mover_wins = side == request.position.side && found.outcome == Outcome::Proven;
         answered.push((side, found, seconds));
-        let stopped =
-            (request.setup.stop).is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+        let stopped = interrupted(request);
         if mover_wins || stopped {
             break;
         }
@@ -182,8 +186,7 @@ pub fn run_split(request: &SplitRequest, tables_stones: usize) -> Result<(), Cli
     if value.is_some() || (request.sides.len() == 1 && asked_answered) {
         return Ok(());
     }
-    let stopped =
-        (request.setup.stop).is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+    let stopped = interrupted(request);
     let why = match stopped {
         true => "interrupted".to_string(),
         false => format!(
