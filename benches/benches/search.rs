@@ -86,6 +86,7 @@ fn splitting(c: &mut Criterion) {
         depth: 12,
         parallel: 1,
         store: None,
+        recall_only: false,
     };
     group.bench_function("split-2000-node-searches/3x7-start", |b| {
         b.iter(|| split(&split_setup, &start).unwrap())

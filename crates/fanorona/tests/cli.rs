@@ -1340,6 +1340,23 @@ fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
     assert_eq!(again["value"], "win");
     assert_eq!(again["questions"][0]["searches"], 0);
     assert_eq!(again["questions"][0]["recalled"], 1);
+    // --status: the same answer from the store, searching nothing; a store that is not there
+    // is named.
+    let mut status_args = args.to_vec();
+    status_args.retain(|arg| *arg != "--certificate" && *arg != proof);
+    status_args.push("--status");
+    let status = json(&status_args);
+    assert_eq!(status["value"], "win");
+    assert_eq!(status["nodes"], 0);
+    let missing = dir.join("no-such-store");
+    let missing = missing.to_str().unwrap();
+    refused(
+        &[
+            "solve", "--board", "3x7", "--split", "--status", "--state", missing,
+        ],
+        2,
+        &[missing, "no such directory"],
+    );
 
     // After each first turn of 3x5 (a loss, a win and a draw for Black), the split never
     // contradicts one whole solve: the same value, or where it stays open the bound it leaves

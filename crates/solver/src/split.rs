@@ -24,7 +24,9 @@
 //!
 //! Every answer, with its certificate, can be kept in a directory ([`SplitSetup::store`]): a
 //! later run with the same directory reads back what was settled, and searches again only what
-//! was left open with a smaller budget than its own.
+//! was left open with a smaller budget than its own. A position an earlier run split is not
+//! searched again but split again when its turn comes, so that its turns' answers (most of the
+//! work) are read back: as in PN², only the leaves of the tree get the larger budget.
 //!
 //! Each search sees the repetitions of its own lines only, so it is sound on its own; but a
 //! split gains nothing where the lines after one turn run back through the others (a draw held
@@ -66,6 +68,10 @@ pub struct SplitSetup<'a> {
     pub parallel: usize,
     /// Where to keep every answer (and certificate) between runs.
     pub store: Option<&'a Path>,
+    /// Search nothing: rebuild the split from the store alone, as far as earlier runs took it
+    /// (every answer recalled, whatever its budget), to see where it stands. The store is
+    /// read, never written.
+    pub recall_only: bool,
 }
 
 /// How a turn's answer was found.
@@ -294,6 +300,12 @@ impl Splitter<'_> {
             turns: None,
         });
         self.split_node(0)?;
+        if self.setup.recall_only {
+            self.split_as_before(0, &mut Vec::new())?;
+            self.evaluate(0, &mut Vec::new())?;
+            self.positions = self.report();
+            return Ok(self.tree[0].answer.clone());
+        }
         loop {
             let (proof, disproof) = self.evaluate(0, &mut Vec::new())?;
             let settled = self.tree[0].answer.outcome != Outcome::Unknown;
@@ -308,6 +320,28 @@ impl Splitter<'_> {
         }
         self.positions = self.report();
         Ok(self.tree[0].answer.clone())
+    }
+
+    /// Split again, from the tree's node `index` down (`path`: the positions of its line
+    /// above it), every open position an earlier run split, searching nothing: the split as
+    /// the store has it.
+    fn split_as_before(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(), SolveError> {
+        let node = &self.tree[index];
+        if node.turns.is_none() {
+            let open = node.answer.outcome == Outcome::Unknown;
+            if !(open && self.may_split(index, path) && self.split_before(&node.position)) {
+                return Ok(());
+            }
+            self.split_node(index)?;
+        }
+        let node = &self.tree[index];
+        let children: Vec<usize> = node.turns.iter().flatten().map(|(_, c)| *c).collect();
+        path.push(Node::of(&node.position));
+        for child in children {
+            self.split_as_before(child, path)?;
+        }
+        path.pop();
+        Ok(())
     }
 
     /// Whether `position` has turns to split and is not answered by the tables.
@@ -556,15 +590,18 @@ impl Splitter<'_> {
         let settled = AtomicBool::new(answers.iter().flatten().any(settles));
         let to_search: Vec<usize> = (0..positions.len())
             .filter(|&i| answers[i].is_none() && !settled.load(Ordering::Relaxed))
+            .filter(|_| !self.setup.recall_only)
             .collect();
         let budget = self.solve.limits.nodes;
-        self.setup.solve.progress.phase(
-            &format!(
-                "split: {} searches of up to {budget} nodes",
-                to_search.len()
-            ),
-            to_search.len() as u64 * budget,
-        );
+        if !to_search.is_empty() {
+            self.setup.solve.progress.phase(
+                &format!(
+                    "split: {} searches of up to {budget} nodes",
+                    to_search.len()
+                ),
+                to_search.len() as u64 * budget,
+            );
+        }
         let next = AtomicUsize::new(0);
         let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
             to_search.iter().map(|_| Mutex::new(None)).collect();
@@ -675,7 +712,8 @@ impl Splitter<'_> {
             return Ok(None);
         };
         let open = stored.outcome == Outcome::Unknown;
-        if open && stored.budget < self.solve.limits.nodes {
+        let smaller_budget = open && stored.budget < self.solve.limits.nodes;
+        if smaller_budget && !self.setup.recall_only && !self.split_before(position) {
             return Ok(None);
         }
         let claim = match self.solve.certificate && !open {
@@ -697,6 +735,19 @@ impl Splitter<'_> {
         Ok(Some(answer))
     }
 
+    /// Whether an earlier run split `position`: the store answers one of its turns. Such a
+    /// position is not searched again with a larger budget but split again when its turn
+    /// comes (its turns' answers are read back, its open ones searched with the budget).
+    fn split_before(&self, position: &Position) -> bool {
+        let Some(directory) = self.setup.store else {
+            return false;
+        };
+        let side = self.setup.side;
+        children(&self.solve, position)
+            .iter()
+            .any(|(_, child)| StoreFiles::new(directory, child, side).answer.exists())
+    }
+
     /// Keep `answer` (found at `position`) for the rest of the run, and in the store if
     /// there is one.
     fn keep(&mut self, position: &Position, answer: &Answer) -> Result<(), SolveError> {
@@ -706,7 +757,7 @@ impl Splitter<'_> {
 
     /// Write `answer` (found at `position`) to the store, if there is one.
     fn write_store(&self, position: &Position, answer: &Answer) -> Result<(), SolveError> {
-        let Some(directory) = self.setup.store else {
+        let Some(directory) = self.setup.store.filter(|_| !self.setup.recall_only) else {
             return Ok(());
         };
         let files = StoreFiles::new(directory, position, self.setup.side);

@@ -40,6 +40,7 @@ fn split_setup<'a>(
         depth,
         parallel: 2,
         store,
+        recall_only: false,
     }
 }
 
@@ -273,4 +274,81 @@ fn answers_found_before_a_ctrl_c_are_kept_and_the_cut_search_is_not() {
     let again = split(&whole, &position).unwrap();
     assert_eq!(again.recalled, settled);
     assert_eq!(again.searches, turns.len() - settled);
+}
+
+/// The lines of the positions `answer` split whose answer is open, each with the answers of
+/// its turns.
+fn open_positions(answer: &Split) -> Vec<(Vec<String>, Vec<Outcome>)> {
+    let mut open: Vec<(Vec<String>, Vec<Outcome>)> = answer
+        .positions
+        .iter()
+        .filter(|p| p.outcome == Outcome::Unknown)
+        .map(|p| (p.line.clone(), p.turns.iter().map(|t| t.outcome).collect()))
+        .collect();
+    open.sort_by(|a, b| a.0.cmp(&b.0));
+    open
+}
+
+#[test]
+fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let store = tempfile::tempdir().unwrap();
+    let small = split_setup(
+        solve_setup(&board, Some(&tables), 100),
+        Color::White,
+        1,
+        Some(store.path()),
+    );
+    let first = split(&small, &start).unwrap();
+    assert_eq!(first.outcome, Outcome::Unknown);
+    let split_lines: Vec<&Vec<String>> = first
+        .positions
+        .iter()
+        .map(|p| &p.line)
+        .filter(|line| !line.is_empty())
+        .collect();
+    assert!(
+        !split_lines.is_empty(),
+        "the first run split below the root"
+    );
+    let files_before = std::fs::read_dir(store.path()).unwrap().count();
+
+    // The status: the same open positions with the same answers, nothing searched or written.
+    let status = SplitSetup {
+        recall_only: true,
+        ..small
+    };
+    let seen = split(&status, &start).unwrap();
+    assert_eq!((seen.searches, seen.nodes), (0, 0));
+    assert_eq!(seen.outcome, Outcome::Unknown);
+    assert_eq!(open_positions(&seen), open_positions(&first));
+    assert_eq!(
+        std::fs::read_dir(store.path()).unwrap().count(),
+        files_before
+    );
+
+    // A larger budget: the positions split before are split again, not searched again.
+    let larger = SplitSetup {
+        solve: solve_setup(&board, Some(&tables), 2_000),
+        ..small
+    };
+    let second = split(&larger, &start).unwrap();
+    let root = second.positions.last().unwrap();
+    for turn in &root.turns {
+        let line = vec![turn.notation[0].clone()];
+        if split_lines.contains(&&line) {
+            assert_ne!(turn.found, Found::Searched, "{line:?} searched again");
+        }
+    }
+    assert!(
+        second.searches > 0,
+        "the open turns not split were searched"
+    );
+    assert_ne!(
+        checked(&second, Some(&tables), Color::White, &start),
+        Outcome::Disproven,
+        "SPEC.md §4: 3x7 is a White win"
+    );
 }

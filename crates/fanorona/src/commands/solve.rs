@@ -88,14 +88,16 @@ pub struct SolveArgs {
     /// settle while most positions a few turns deeper settle in millions of nodes. With
     /// --state DIR every answer (and certificate) is kept there: a later run goes on, and
     /// searches again what was left open only with a larger --max-nodes. With --only, one
-    /// side's question; else both, the side to move's first.
-    #[arg(long, conflicts_with_all = ["each_turn", "status"])]
+    /// side's question; else both, the side to move's first. With --status, the split as the
+    /// store has it, searching nothing.
+    #[arg(long, conflicts_with = "each_turn")]
     split: bool,
     /// With --split: how many levels of turns below the position may be split.
     #[arg(long, value_name = "LEVELS", default_value_t = 12, requires = "split")]
     split_depth: usize,
     /// Search nothing: print where the searches saved in --state stand (root and per-turn
     /// numbers, held positions, open positions by stones). Takes as much memory as the files.
+    /// With --split: every position split and every answer kept there, the open ones listed.
     #[arg(long, requires = "state")]
     status: bool,
     /// With --status: how many plies of the line each search works on to print (from the
@@ -193,7 +195,7 @@ impl SolveArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = self.position.resolve()?;
         let roots = self.roots(&board, &position)?;
-        if let (true, Some(directory)) = (self.status, &self.state) {
+        if let (true, false, Some(directory)) = (self.status, self.split, &self.state) {
             let sides = match self.only {
                 Some(side) => vec![side.color()],
                 None => vec![roots[0].position.side, roots[0].position.side.other()],
@@ -229,6 +231,14 @@ impl SolveArgs {
                     .filter(|parent| !parent.as_os_str().is_empty())
             }
         });
+        if let (true, Some(directory)) = (self.status, &self.state) {
+            if !directory.is_dir() {
+                return Err(CliError::Input(format!(
+                    "--state {}: no such directory",
+                    directory.display()
+                )));
+            }
+        }
         for directory in self.state.as_deref().into_iter().chain(certificates) {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
@@ -246,8 +256,11 @@ impl SolveArgs {
             &self.tables.tables,
         )?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
-        if let Err(error) = tables.load_into_memory() {
-            eprintln!("note: probing the mapped files ({error})");
+        // A status searches nothing.
+        if !self.status {
+            if let Err(error) = tables.load_into_memory() {
+                eprintln!("note: probing the mapped files ({error})");
+            }
         }
         let bar = Bar::new();
         let only = self.only.map(Side::color);
@@ -277,6 +290,7 @@ impl SolveArgs {
                 depth: self.split_depth,
                 parallel: self.parallel,
                 store: self.state.as_deref(),
+                status: self.status,
                 certificate: self.certificate.as_deref(),
                 json: self.json,
             };

@@ -18,6 +18,8 @@ pub struct SplitRequest<'a> {
     pub depth: usize,
     pub parallel: usize,
     pub store: Option<&'a Path>,
+    /// Search nothing: the split as the store has it (`--split --status`).
+    pub status: bool,
     pub certificate: Option<&'a Path>,
     pub json: bool,
 }
@@ -95,6 +97,7 @@ fn ask(request: &SplitRequest) -> Result<Vec<(Color, Split, f64)>, CliError> {
             depth: request.depth,
             parallel: request.parallel,
             store: request.store,
+            recall_only: request.status,
         };
         let clock = Instant::now();
         let found =
@@ -180,10 +183,11 @@ pub fn run_split(request: &SplitRequest, tables_stones: usize) -> Result<(), Cli
     if request.json {
         print_json(&report);
     } else {
-        print_human(&report, tables_stones);
+        print_human(&report, tables_stones, request);
     }
+    // A status reports; it does not try to settle anything.
     let asked_answered = report.questions.iter().all(|q| q.answer != "unknown");
-    if value.is_some() || (request.sides.len() == 1 && asked_answered) {
+    if request.status || value.is_some() || (request.sides.len() == 1 && asked_answered) {
         return Ok(());
     }
     let stopped = interrupted(request);
@@ -240,7 +244,13 @@ fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
     }
 }
 
-fn print_human(report: &SplitReport, table_stones: usize) {
+fn print_human(report: &SplitReport, table_stones: usize, request: &SplitRequest) {
+    if let (true, Some(store)) = (request.status, request.store) {
+        println!(
+            "status    of the split kept in {} (nothing searched)",
+            store.display()
+        );
+    }
     println!("position  {} ({})", report.position, report.board);
     let value = match report.bound {
         Some(bound) => format!("unknown ({bound})"),
@@ -265,7 +275,13 @@ fn print_human(report: &SplitReport, table_stones: usize) {
             question.seconds
         );
         if question.answer == "unknown" {
-            print_open_lines(question);
+            // A status lists every open position; a run, the deepest few.
+            let lines = if request.status {
+                usize::MAX
+            } else {
+                OPEN_LINES
+            };
+            print_open_lines(question, lines);
         }
     }
     println!(
@@ -282,14 +298,14 @@ const OPEN_LINES: usize = 5;
 
 /// The deepest positions a question's split left open, with the turns that lead there and
 /// their open turns: where the question is held up.
-fn print_open_lines(question: &QuestionReport) {
+fn print_open_lines(question: &QuestionReport, lines: usize) {
     let mut open: Vec<&PositionReport> = question
         .split_positions
         .iter()
         .filter(|p| p.answer == "unknown")
         .collect();
     open.sort_by_key(|p| std::cmp::Reverse(p.line.len()));
-    for position in open.iter().take(OPEN_LINES) {
+    for position in open.iter().take(lines) {
         let open_turns: Vec<&str> = position
             .turns
             .iter()
