@@ -24,9 +24,11 @@
 //!
 //! Every answer, with its certificate, can be kept in a directory ([`SplitSetup::store`]): a
 //! later run with the same directory reads back what was settled, and searches again only what
-//! was left open with a smaller budget than its own. A position an earlier run split is not
-//! searched again but split again when its turn comes, so that its turns' answers (most of the
-//! work) are read back: as in PN², only the leaves of the tree get the larger budget.
+//! was left open with a smaller budget than its own. It first rebuilds the split as the store
+//! has it (every open position an earlier run split is split again, its turns read back), then
+//! goes on best first: a leaf left open by a smaller budget is searched again, with its
+//! siblings left so, when best first reaches it. As in PN², only the leaves of the tree get the
+//! larger budget, and only as they are needed.
 //!
 //! Each search sees the repetitions of its own lines only, so it is sound on its own; but a
 //! split gains nothing where the lines after one turn run back through the others (a draw held
@@ -212,6 +214,9 @@ struct Answer {
     nodes: u64,
     claim: Option<Arc<Claim>>,
     found: Found,
+    /// Open after a smaller budget than this run's, as read back from the store: searched
+    /// again with this run's budget when best first reaches it.
+    stale: bool,
 }
 
 struct Splitter<'a> {
@@ -242,6 +247,8 @@ struct TreeNode {
     /// Once split: each distinct position a turn leads to (every turn that leads there, and
     /// its node).
     turns: Option<Vec<(Vec<String>, usize)>>,
+    /// The node whose turn leads here (none for the root).
+    parent: Option<usize>,
 }
 
 /// An infinite proof or disproof number.
@@ -298,22 +305,23 @@ impl Splitter<'_> {
             answer: unsearched(),
             numbers: (1, 1),
             turns: None,
+            parent: None,
         });
         self.split_node(0)?;
-        if self.setup.recall_only {
-            self.split_as_before(0, &mut Vec::new())?;
-            self.evaluate(0, &mut Vec::new())?;
-            self.positions = self.report();
-            return Ok(self.tree[0].answer.clone());
-        }
+        // The split as earlier runs left it, from the store.
+        self.split_as_before(0, &mut Vec::new())?;
         loop {
             let (proof, disproof) = self.evaluate(0, &mut Vec::new())?;
             let settled = self.tree[0].answer.outcome != Outcome::Unknown;
             let stuck = proof == INFINITE && disproof == INFINITE;
-            if settled || stuck || self.stopped() {
+            if settled || stuck || self.stopped() || self.setup.recall_only {
                 break;
             }
             match self.most_proving(0) {
+                Some(leaf) if self.tree[leaf].answer.stale => {
+                    let parent = self.tree[leaf].parent.expect("the root is split");
+                    self.search_stale_turns(parent)?;
+                }
                 Some(leaf) => self.split_node(leaf)?,
                 None => break,
             }
@@ -323,8 +331,8 @@ impl Splitter<'_> {
     }
 
     /// Split again, from the tree's node `index` down (`path`: the positions of its line
-    /// above it), every open position an earlier run split, searching nothing: the split as
-    /// the store has it.
+    /// above it), every open position an earlier run split: the split as the store has it.
+    /// Only turns the store does not answer at all are searched (a batch cut by Ctrl-C).
     fn split_as_before(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(), SolveError> {
         let node = &self.tree[index];
         if node.turns.is_none() {
@@ -360,11 +368,7 @@ impl Splitter<'_> {
         let position = self.tree[index].position;
         let children = children(&self.solve, &position);
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
-        let settling = match position.side == self.setup.side {
-            true => Outcome::Proven,
-            false => Outcome::Disproven,
-        };
-        let answers = self.search_all(&positions, Some(settling))?;
+        let answers = self.search_all(&positions, Some(self.settling_at(&position)))?;
         self.splits += 1;
         self.note_counts(&position, &self.tree[index].line, &answers);
         let mut turns = Vec::new();
@@ -378,6 +382,7 @@ impl Splitter<'_> {
                 answer,
                 numbers: (1, 1),
                 turns: None,
+                parent: Some(index),
             });
         }
         self.tree[index].turns = Some(turns);
@@ -385,16 +390,63 @@ impl Splitter<'_> {
         Ok(())
     }
 
+    /// Search again, with this run's budget, the open turns of the tree's node `index` that
+    /// an earlier run searched with a smaller one (best first reached one of them).
+    fn search_stale_turns(&mut self, index: usize) -> Result<(), SolveError> {
+        let node = &self.tree[index];
+        let stale: Vec<usize> = (node.turns.iter().flatten())
+            .map(|(_, child)| *child)
+            .filter(|&child| self.tree[child].turns.is_none() && self.tree[child].answer.stale)
+            .collect();
+        let positions: Vec<Position> = stale.iter().map(|&c| self.tree[c].position).collect();
+        let settling = self.settling_at(&node.position);
+        let line = node.line.clone();
+        let answers = self.search_batch(&positions, Some(settling))?;
+        let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
+        self.setup.solve.progress.note(&format!(
+            "{}: {} turn{} searched again with {} nodes: {} wins after {}, cannot after {}, {} \
+             open",
+            match line.as_slice() {
+                [] => "the root".to_string(),
+                line => format!("after {}", line.join(" ")),
+            },
+            stale.len(),
+            if stale.len() == 1 { "" } else { "s" },
+            self.solve.limits.nodes,
+            self.setup.side.name(),
+            count(Outcome::Proven),
+            count(Outcome::Disproven),
+            count(Outcome::Unknown),
+        ));
+        for (child, answer) in stale.into_iter().zip(answers) {
+            // One not searched (Ctrl-C, or a turn that settled the position first) keeps its
+            // earlier answer.
+            if answer.found != Found::NotSearched {
+                self.tree[child].answer = answer;
+            }
+        }
+        Ok(())
+    }
+
+    /// The answer to SIDE's question that one turn settles `position` with: "yes" where SIDE
+    /// moves, "no" where it waits.
+    fn settling_at(&self, position: &Position) -> Outcome {
+        match position.side == self.setup.side {
+            true => Outcome::Proven,
+            false => Outcome::Disproven,
+        }
+    }
+
     /// The proof and disproof numbers of the tree's node `index` (`path`: the positions of
     /// its line above it), stored in it; a split node whose turns settle it gets its answer
     /// (the certificates joined) and keeps it. An open position that may not be split has
-    /// both numbers infinite: nothing can settle it.
+    /// both numbers infinite, unless a larger budget may still settle it: nothing can.
     fn evaluate(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(u64, u64), SolveError> {
         let node = &self.tree[index];
         let numbers = match (node.answer.outcome, &node.turns) {
             (Outcome::Proven, _) => (0, INFINITE),
             (Outcome::Disproven, _) => (INFINITE, 0),
-            (Outcome::Unknown, None) => match self.may_split(index, path) {
+            (Outcome::Unknown, None) => match node.answer.stale || self.may_split(index, path) {
                 true => node.answer.numbers.map_or((1, 1), wide),
                 false => (INFINITE, INFINITE),
             },
@@ -453,8 +505,9 @@ impl Splitter<'_> {
             && self.splittable(&node.position)
     }
 
-    /// The open leaf to split next, from node `index` down: at each split node the open turn
-    /// of least proof number where SIDE moves, of least disproof number where it waits.
+    /// The open leaf to split (or search again) next, from node `index` down: at each split
+    /// node the open turn of least proof number where SIDE moves, of least disproof number
+    /// where it waits (then the least of the other number).
     fn most_proving(&self, index: usize) -> Option<usize> {
         let node = &self.tree[index];
         let Some(turns) = &node.turns else {
@@ -473,8 +526,11 @@ impl Splitter<'_> {
                 (disproof, proof)
             }
         };
+        // A turn whose number is infinite without being settled (a leaf that may not be
+        // split, below it) can still settle the position the other way: it is taken where
+        // no turn has that number finite, so that the question goes on while it can.
         let best = open
-            .filter(|child| key(child).0 < INFINITE)
+            .filter(|child| key(child) != (INFINITE, INFINITE))
             .min_by_key(key)?;
         self.most_proving(best)
     }
@@ -571,6 +627,7 @@ impl Splitter<'_> {
             nodes: 0,
             claim,
             found: Found::Split,
+            stale: false,
         }
     }
 
@@ -586,33 +643,55 @@ impl Splitter<'_> {
         for position in positions {
             answers.push(self.recall(position)?);
         }
-        let settles = |answer: &Answer| Some(answer.outcome) == settling;
-        let settled = AtomicBool::new(answers.iter().flatten().any(settles));
+        let settled = answers
+            .iter()
+            .flatten()
+            .any(|a| Some(a.outcome) == settling);
         let to_search: Vec<usize> = (0..positions.len())
-            .filter(|&i| answers[i].is_none() && !settled.load(Ordering::Relaxed))
-            .filter(|_| !self.setup.recall_only)
+            .filter(|&i| answers[i].is_none() && !settled && !self.setup.recall_only)
             .collect();
+        let searching: Vec<Position> = to_search.iter().map(|&i| positions[i]).collect();
+        let searched = self.search_batch(&searching, settling)?;
+        for (i, answer) in to_search.into_iter().zip(searched) {
+            answers[i] = Some(answer);
+        }
+        Ok(answers
+            .into_iter()
+            .map(|a| a.unwrap_or_else(unsearched))
+            .collect())
+    }
+
+    /// Search SIDE's question at each of `positions`, `parallel` at a time, each answer kept
+    /// as its search ends. Once one answer is `settling` (it settles the position before
+    /// them), no more searches are started: the ones not searched are answered so.
+    fn search_batch(
+        &mut self,
+        positions: &[Position],
+        settling: Option<Outcome>,
+    ) -> Result<Vec<Answer>, SolveError> {
+        let settles = |answer: &Answer| Some(answer.outcome) == settling;
+        let settled = AtomicBool::new(false);
         let budget = self.solve.limits.nodes;
-        if !to_search.is_empty() {
+        if !positions.is_empty() {
             self.setup.solve.progress.phase(
                 &format!(
                     "split: {} searches of up to {budget} nodes",
-                    to_search.len()
+                    positions.len()
                 ),
-                to_search.len() as u64 * budget,
+                positions.len() as u64 * budget,
             );
         }
         let next = AtomicUsize::new(0);
         let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
-            to_search.iter().map(|_| Mutex::new(None)).collect();
+            positions.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|scope| {
-            for _ in 0..self.setup.parallel.clamp(1, to_search.len().max(1)) {
+            for _ in 0..self.setup.parallel.clamp(1, positions.len().max(1)) {
                 scope.spawn(|| loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= to_search.len() || self.stopped() || settled.load(Ordering::Relaxed) {
+                    if k >= positions.len() || self.stopped() || settled.load(Ordering::Relaxed) {
                         break;
                     }
-                    let searched = self.search_and_store(&positions[to_search[k]]);
+                    let searched = self.search_and_store(&positions[k]);
                     if searched.as_ref().is_ok_and(|s| settles(&s.answer)) {
                         settled.store(true, Ordering::Relaxed);
                     }
@@ -620,24 +699,21 @@ impl Splitter<'_> {
                 });
             }
         });
-        for (k, slot) in found.into_iter().enumerate() {
-            let i = to_search[k];
+        let mut answers = Vec::new();
+        for (position, slot) in positions.iter().zip(found) {
             let Some(searched) = slot.into_inner().expect("a search panicked") else {
-                answers[i] = Some(unsearched());
+                answers.push(unsearched());
                 continue;
             };
             let Searched { answer, whole } = searched?;
             self.nodes += answer.nodes;
             self.searches += 1;
             if whole {
-                self.known.insert(Node::of(&positions[i]), answer.clone());
+                self.known.insert(Node::of(position), answer.clone());
             }
-            answers[i] = Some(answer);
+            answers.push(answer);
         }
-        Ok(answers
-            .into_iter()
-            .map(|a| a.unwrap_or_else(unsearched))
-            .collect())
+        Ok(answers)
     }
 
     /// [`Splitter::search`], its answer written to the store at once (a run killed later
@@ -694,6 +770,7 @@ impl Splitter<'_> {
             nodes: solution.nodes,
             claim: claim.filter(|_| outcome != Outcome::Unknown),
             found: Found::Searched,
+            stale: false,
         })
     }
 
@@ -712,10 +789,6 @@ impl Splitter<'_> {
             return Ok(None);
         };
         let open = stored.outcome == Outcome::Unknown;
-        let smaller_budget = open && stored.budget < self.solve.limits.nodes;
-        if smaller_budget && !self.setup.recall_only && !self.split_before(position) {
-            return Ok(None);
-        }
         let claim = match self.solve.certificate && !open {
             false => None,
             true => match files.read_claim(self.solve.tables) {
@@ -729,6 +802,7 @@ impl Splitter<'_> {
             nodes: 0,
             claim,
             found: Found::Recalled,
+            stale: open && stored.budget < self.solve.limits.nodes,
         };
         self.recalled += 1;
         self.known.insert(Node::of(position), answer.clone());
@@ -800,6 +874,7 @@ fn unsearched() -> Answer {
         nodes: 0,
         claim: None,
         found: Found::NotSearched,
+        stale: false,
     }
 }
 

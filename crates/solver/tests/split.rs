@@ -127,6 +127,58 @@ fn a_split_too_shallow_for_its_budget_stays_open() {
     assert_eq!(answer.searches, answer.positions[0].turns.len());
 }
 
+/// Whether the positions `split` left could still settle the question at `line` as
+/// `wanted`: turns settled so count as they are, open turns not split count as `wanted` where
+/// they are within `depth` (a further split may settle them) and as open beyond it.
+fn could_settle(
+    split: &Split,
+    line: &[String],
+    wanted: Outcome,
+    side: Color,
+    depth: usize,
+) -> bool {
+    let Some(position) = split.positions.iter().find(|p| p.line == line) else {
+        return line.len() <= depth;
+    };
+    let can = |turn: &fanorona_solver::SplitTurn| match turn.outcome {
+        Outcome::Unknown => {
+            let mut below = line.to_vec();
+            below.push(turn.notation[0].clone());
+            could_settle(split, &below, wanted, side, depth)
+        }
+        outcome => outcome == wanted,
+    };
+    let one_turn_settles = (position.position.side == side) == (wanted == Outcome::Proven);
+    match one_turn_settles {
+        true => position.turns.iter().any(can),
+        false => position.turns.iter().all(can),
+    }
+}
+
+#[test]
+fn a_split_stops_open_only_where_nothing_within_its_depth_could_settle_it() {
+    // 5x5, "can Black force a win?" (no: 5x5 is a draw, SPEC.md §4), with searches far too
+    // small: the split stops open, but only once no open turn within the depth could settle
+    // the root either way, even through a turn that could settle its position only one way.
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::standard_start(&board);
+    let depth = 2;
+    let setup = split_setup(
+        solve_setup(&board, None, 100_000),
+        Color::Black,
+        depth,
+        None,
+    );
+    let answer = split(&setup, &start).unwrap();
+    assert_eq!(answer.outcome, Outcome::Unknown);
+    for wanted in [Outcome::Proven, Outcome::Disproven] {
+        assert!(
+            !could_settle(&answer, &[], wanted, Color::Black, depth),
+            "stopped while a split could still answer {wanted:?}"
+        );
+    }
+}
+
 #[test]
 fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
     let board = Board::new(3, 7).unwrap();
