@@ -296,29 +296,37 @@ fn print_human(report: &SplitReport, table_stones: usize, request: &SplitRequest
 /// How many of the deepest open lines to print.
 const OPEN_LINES: usize = 5;
 
-/// The deepest positions a question's split left open, with the turns that lead there and
-/// their open turns: where the question is held up.
+/// Where a question's split stands at its root (how many turns are answered each way, and
+/// the open ones), then the deepest positions it left open (`lines` of them), each with the
+/// turns that lead there and its open turns: where the question is held up.
 fn print_open_lines(question: &QuestionReport, lines: usize) {
+    let open_turns = |position: &PositionReport| -> String {
+        let open = position.turns.iter().filter(|t| t.answer == "unknown");
+        let names: Vec<&str> = open.map(|t| t.turns[0].as_str()).collect();
+        names.join(", ")
+    };
+    if let Some(root) = question.split_positions.iter().find(|p| p.line.is_empty()) {
+        let count = |answer: &str| root.turns.iter().filter(|t| t.answer == answer).count();
+        println!(
+            "  at the root: {} turns, {} wins after {}, cannot after {}; open: {}",
+            root.turns.len(),
+            question.side,
+            count("yes"),
+            count("no"),
+            open_turns(root)
+        );
+    }
     let mut open: Vec<&PositionReport> = question
         .split_positions
         .iter()
-        .filter(|p| p.answer == "unknown")
+        .filter(|p| p.answer == "unknown" && !p.line.is_empty())
         .collect();
     open.sort_by_key(|p| std::cmp::Reverse(p.line.len()));
     for position in open.iter().take(lines) {
-        let open_turns: Vec<&str> = position
-            .turns
-            .iter()
-            .filter(|t| t.answer == "unknown")
-            .map(|t| t.turns[0].as_str())
-            .collect();
         println!(
             "  open after {}: {}",
-            match position.line.as_slice() {
-                [] => "nothing (the root)".to_string(),
-                line => line.join(" "),
-            },
-            open_turns.join(", ")
+            position.line.join(" "),
+            open_turns(position)
         );
     }
 }
