@@ -439,8 +439,8 @@ impl Splitter<'_> {
 
     /// The proof and disproof numbers of the tree's node `index` (`path`: the positions of
     /// its line above it), stored in it; a split node whose turns settle it gets its answer
-    /// (the certificates joined) and keeps it. An open position that may not be split has
-    /// both numbers infinite, unless a larger budget may still settle it: nothing can.
+    /// (the certificates joined) and keeps it. An open leaf that may not be split, searched
+    /// with this run's budget, has both numbers infinite: nothing can settle it.
     fn evaluate(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(u64, u64), SolveError> {
         let node = &self.tree[index];
         let numbers = match (node.answer.outcome, &node.turns) {
