@@ -297,7 +297,7 @@ impl Splitter<'_> {
         }
         if !self.splittable(root) {
             // Decided by the rules or the tables: one search answers at once.
-            return self.search_all(&[*root], None).map(|mut a| a.remove(0));
+            return (self.search_all(&[*root], None, true)).map(|mut a| a.remove(0));
         }
         self.tree.push(TreeNode {
             position: *root,
@@ -307,7 +307,7 @@ impl Splitter<'_> {
             turns: None,
             parent: None,
         });
-        self.split_node(0)?;
+        self.split_node(0, true)?;
         // The split as earlier runs left it, from the store.
         self.split_as_before(0, &mut Vec::new())?;
         loop {
@@ -322,7 +322,7 @@ impl Splitter<'_> {
                     let parent = self.tree[leaf].parent.expect("the root is split");
                     self.search_stale_turns(parent)?;
                 }
-                Some(leaf) => self.split_node(leaf)?,
+                Some(leaf) => self.split_node(leaf, true)?,
                 None => break,
             }
         }
@@ -332,7 +332,8 @@ impl Splitter<'_> {
 
     /// Split again, from the tree's node `index` down (`path`: the positions of its line
     /// above it), every open position an earlier run split: the split as the store has it.
-    /// Only turns the store does not answer at all are searched (a batch cut by Ctrl-C).
+    /// Turns the store does not answer at all (a batch cut by Ctrl-C) are left to be searched
+    /// when best first reaches them, as stale ones are.
     fn split_as_before(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(), SolveError> {
         let node = &self.tree[index];
         if node.turns.is_none() {
@@ -340,7 +341,7 @@ impl Splitter<'_> {
             if !(open && self.may_split(index, path) && self.split_before(&node.position)) {
                 return Ok(());
             }
-            self.split_node(index)?;
+            self.split_node(index, false)?;
         }
         let node = &self.tree[index];
         let children: Vec<usize> = node.turns.iter().flatten().map(|(_, c)| *c).collect();
@@ -362,13 +363,15 @@ impl Splitter<'_> {
         !in_tables && !turns(self.solve.board, position).is_empty()
     }
 
-    /// Split the tree's node `index`: search each position its turns lead to, and add them
-    /// to the tree.
-    fn split_node(&mut self, index: usize) -> Result<(), SolveError> {
+    /// Split the tree's node `index`: answer each position its turns lead to (searching now
+    /// those the store does not answer, or with `search_now` false leaving them to be
+    /// searched when best first reaches them), and add them to the tree.
+    fn split_node(&mut self, index: usize, search_now: bool) -> Result<(), SolveError> {
         let position = self.tree[index].position;
         let children = children(&self.solve, &position);
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
-        let answers = self.search_all(&positions, Some(self.settling_at(&position)))?;
+        let settling = Some(self.settling_at(&position));
+        let answers = self.search_all(&positions, settling, search_now)?;
         self.splits += 1;
         self.note_counts(&position, &self.tree[index].line, &answers);
         let mut turns = Vec::new();
@@ -631,13 +634,15 @@ impl Splitter<'_> {
         }
     }
 
-    /// Answer SIDE's question at each of `positions`: from the store where it has an answer
-    /// good enough, else by a search, `parallel` at a time. Once one answer is `settling`
-    /// (it settles the position before them), no more searches are started.
+    /// Answer SIDE's question at each of `positions`: from the store where it has an answer,
+    /// else by a search, `parallel` at a time (with `search_now` false, or in a status, none:
+    /// the answer is left stale, to be searched when best first reaches it). Once one answer
+    /// is `settling` (it settles the position before them), no more searches are started.
     fn search_all(
         &mut self,
         positions: &[Position],
         settling: Option<Outcome>,
+        search_now: bool,
     ) -> Result<Vec<Answer>, SolveError> {
         let mut answers: Vec<Option<Answer>> = Vec::new();
         for position in positions {
@@ -647,17 +652,22 @@ impl Splitter<'_> {
             .iter()
             .flatten()
             .any(|a| Some(a.outcome) == settling);
+        let search_now = search_now && !self.setup.recall_only;
         let to_search: Vec<usize> = (0..positions.len())
-            .filter(|&i| answers[i].is_none() && !settled && !self.setup.recall_only)
+            .filter(|&i| answers[i].is_none() && !settled && search_now)
             .collect();
         let searching: Vec<Position> = to_search.iter().map(|&i| positions[i]).collect();
         let searched = self.search_batch(&searching, settling)?;
         for (i, answer) in to_search.into_iter().zip(searched) {
             answers[i] = Some(answer);
         }
+        let later = Answer {
+            stale: !settled,
+            ..unsearched()
+        };
         Ok(answers
             .into_iter()
-            .map(|a| a.unwrap_or_else(unsearched))
+            .map(|a| a.unwrap_or_else(|| later.clone()))
             .collect())
     }
 
