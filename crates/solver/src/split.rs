@@ -283,12 +283,13 @@ impl Splitter<'_> {
     }
 
     /// The answer at the root, by splitting best first: the root is split (its turns
-    /// searched), and then, again and again, the open position the whole split is nearest to
-    /// settling through (from the root, the turn of least proof number where SIDE moves,
-    /// least disproof number where it waits, down to a position not split yet: df-pn's choice,
-    /// over the numbers the searches stopped at), until the root settles, Ctrl-C comes, or no
-    /// open position is left that may be split (`depth`, or one that repeats a position of its
-    /// own line).
+    /// searched), the split the store keeps is rebuilt, and then, again and again, the open
+    /// leaf the whole split is nearest to settling through (from the root, the turn of least
+    /// proof number where SIDE moves, least disproof number where it waits, down to a leaf:
+    /// df-pn's choice, over the numbers the searches stopped at) is split, or searched again
+    /// where a smaller budget left it open, until the root settles, Ctrl-C comes, or no open
+    /// leaf is left that could settle it (`depth`, or one that repeats a position of its own
+    /// line).
     fn best_first(&mut self, root: &Position) -> Result<Answer, SolveError> {
         if let Some(answer) = self.recall(root)? {
             if answer.outcome != Outcome::Unknown {
@@ -297,7 +298,8 @@ impl Splitter<'_> {
         }
         if !self.splittable(root) {
             // Decided by the rules or the tables: one search answers at once.
-            return (self.search_all(&[*root], None, true)).map(|mut a| a.remove(0));
+            let mut answers = self.search_all(&[*root], None, true)?;
+            return Ok(answers.remove(0));
         }
         self.tree.push(TreeNode {
             position: *root,
