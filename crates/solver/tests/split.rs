@@ -7,7 +7,7 @@ use fanorona_solver::{
     SolveSetup, Split, SplitSetup, Tables,
 };
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn solve_setup<'a>(board: &'a Board, tables: Option<&'a Tables>, nodes: u64) -> SolveSetup<'a> {
     SolveSetup {
@@ -403,4 +403,111 @@ fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
         Outcome::Disproven,
         "SPEC.md §4: 3x7 is a White win"
     );
+}
+
+/// Progress that stands for a Ctrl-C in the second batch of searches (the first below the
+/// root): it raises the stop flag at the second report of nodes in that batch (a search
+/// reports every 65,536 nodes, so with budgets below 131,072 in its second search).
+struct CtrlCInSecondBatch<'a> {
+    stop: &'a AtomicBool,
+    batches: AtomicUsize,
+    reports: AtomicUsize,
+}
+
+impl Progress for CtrlCInSecondBatch<'_> {
+    fn phase(&self, _: &str, _: u64) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+    }
+    fn advance(&self, _: u64) {
+        if self.batches.load(Ordering::Relaxed) == 2
+            && self.reports.fetch_add(1, Ordering::Relaxed) == 1
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    fn note(&self, _: &str) {}
+}
+
+#[test]
+fn turns_a_ctrl_c_left_unanswered_below_the_root_are_open_until_searched() {
+    // 5x5, "can Black force a win?", with searches far too small to settle it: Ctrl-C comes
+    // while the first position below the root is split, after some of its turns answered.
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::standard_start(&board);
+    let depth = 2;
+    let store = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(false);
+    let progress = CtrlCInSecondBatch {
+        stop: &stop,
+        batches: 0.into(),
+        reports: 0.into(),
+    };
+    let mut solve = solve_setup(&board, None, 100_000);
+    solve.stop = Some(&stop);
+    solve.progress = &progress;
+    let mut setup = split_setup(solve, Color::Black, depth, Some(store.path()));
+    setup.parallel = 1;
+    let cut = split(&setup, &start).unwrap();
+    assert!(stop.load(Ordering::Relaxed), "Ctrl-C came");
+    let line = &cut.positions[0].line;
+    let turns_of = |split: &Split| -> Vec<(String, Found, Outcome)> {
+        let position = split.positions.iter().find(|p| &p.line == line);
+        let turns = &position.expect("the cut position is split").turns;
+        (turns.iter())
+            .map(|t| (t.notation[0].clone(), t.found, t.outcome))
+            .collect()
+    };
+    let cut_turns = turns_of(&cut);
+    let answered: Vec<&String> = (cut_turns.iter())
+        .filter(|(_, found, outcome)| *found == Found::Searched && *outcome != Outcome::Unknown)
+        .map(|(notation, _, _)| notation)
+        .collect();
+    let unanswered = cut_turns.iter().filter(|t| t.1 == Found::NotSearched);
+    assert_eq!(line.len(), 1, "cut below the root");
+    assert!(
+        unanswered.count() > 0 && !answered.is_empty(),
+        "{cut_turns:?}"
+    );
+
+    // The status rebuilds the cut position as split, its unanswered turns open.
+    let whole = SplitSetup {
+        solve: SolveSetup {
+            stop: None,
+            progress: &NoProgress,
+            ..solve
+        },
+        ..setup
+    };
+    let status = split(
+        &SplitSetup {
+            recall_only: true,
+            ..whole
+        },
+        &start,
+    )
+    .unwrap();
+    assert_eq!(status.searches, 0);
+    for (notation, found, outcome) in turns_of(&status) {
+        let before = cut_turns.iter().find(|t| t.0 == notation).unwrap();
+        match before.1 == Found::Searched && before.2 != Outcome::Unknown {
+            true => assert_eq!((found, outcome), (Found::Recalled, before.2)),
+            false => assert_eq!(outcome, Outcome::Unknown, "{notation}"),
+        }
+    }
+
+    // The next run searches no answered turn again, and stops open only where nothing
+    // within its depth could settle the root: the unanswered turns were searched.
+    let again = split(&whole, &start).unwrap();
+    for (notation, found, _) in turns_of(&again) {
+        if answered.contains(&&notation) {
+            assert_eq!(found, Found::Recalled, "{notation} searched again");
+        }
+    }
+    assert_eq!(again.outcome, Outcome::Unknown);
+    for wanted in [Outcome::Proven, Outcome::Disproven] {
+        assert!(
+            !could_settle(&again, &[], wanted, Color::Black, depth),
+            "stopped while a split could still answer {wanted:?}"
+        );
+    }
 }
