@@ -298,7 +298,7 @@ impl Splitter<'_> {
         }
         if !self.splittable(root) {
             // Decided by the rules or the tables: one search answers at once.
-            let mut answers = self.search_all(&[*root], None, true)?;
+            let mut answers = self.search_all(&[*root], None, true, "the root")?;
             return Ok(answers.remove(0));
         }
         self.tree.push(TreeNode {
@@ -373,7 +373,8 @@ impl Splitter<'_> {
         let children = children(&self.solve, &position);
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
         let settling = Some(self.settling_at(&position));
-        let answers = self.search_all(&positions, settling, search_now)?;
+        let at = at_line(&self.tree[index].line);
+        let answers = self.search_all(&positions, settling, search_now, &at)?;
         self.splits += 1;
         self.note_counts(&position, &self.tree[index].line, &answers);
         let mut turns = Vec::new();
@@ -405,16 +406,12 @@ impl Splitter<'_> {
             .collect();
         let positions: Vec<Position> = stale.iter().map(|&c| self.tree[c].position).collect();
         let settling = self.settling_at(&node.position);
-        let line = node.line.clone();
-        let answers = self.search_batch(&positions, Some(settling))?;
+        let at = at_line(&node.line);
+        let answers = self.search_batch(&positions, Some(settling), &at)?;
         let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
         self.setup.solve.progress.note(&format!(
-            "{}: {} turn{} searched again with {} nodes: {} wins after {}, cannot after {}, {} \
+            "{at}: {} turn{} searched again with {} nodes: {} wins after {}, cannot after {}, {} \
              open",
-            match line.as_slice() {
-                [] => "the root".to_string(),
-                line => format!("after {}", line.join(" ")),
-            },
             stale.len(),
             if stale.len() == 1 { "" } else { "s" },
             self.solve.limits.nodes,
@@ -579,10 +576,7 @@ impl Splitter<'_> {
     /// A note of where `position` stands after its turns were searched.
     fn note_counts(&self, position: &Position, line: &[String], answers: &[Answer]) {
         let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
-        let at = match line {
-            [] => "the root".to_string(),
-            line => format!("after {}", line.join(" ")),
-        };
+        let at = at_line(line);
         let side = self.setup.side.name();
         self.setup.solve.progress.note(&format!(
             "split {}: {at} ({} to move): {} turn{}, {side} wins after {}, cannot after {}, \
@@ -645,6 +639,7 @@ impl Splitter<'_> {
         positions: &[Position],
         settling: Option<Outcome>,
         search_now: bool,
+        at: &str,
     ) -> Result<Vec<Answer>, SolveError> {
         let mut answers: Vec<Option<Answer>> = Vec::new();
         for position in positions {
@@ -659,7 +654,7 @@ impl Splitter<'_> {
             .filter(|&i| answers[i].is_none() && !settled && search_now)
             .collect();
         let searching: Vec<Position> = to_search.iter().map(|&i| positions[i]).collect();
-        let searched = self.search_batch(&searching, settling)?;
+        let searched = self.search_batch(&searching, settling, at)?;
         for (i, answer) in to_search.into_iter().zip(searched) {
             answers[i] = Some(answer);
         }
@@ -680,11 +675,17 @@ impl Splitter<'_> {
         &mut self,
         positions: &[Position],
         settling: Option<Outcome>,
+        at: &str,
     ) -> Result<Vec<Answer>, SolveError> {
         let settles = |answer: &Answer| Some(answer.outcome) == settling;
         let settled = AtomicBool::new(false);
         let budget = self.solve.limits.nodes;
         if !positions.is_empty() {
+            self.setup.solve.progress.note(&format!(
+                "{at}: {} search{} of up to {budget} nodes",
+                positions.len(),
+                if positions.len() == 1 { "" } else { "es" }
+            ));
             self.setup.solve.progress.phase(
                 &format!(
                     "split: {} searches of up to {budget} nodes",
@@ -858,6 +859,14 @@ impl Splitter<'_> {
             numbers: answer.numbers,
         };
         files.write_answer(&stored)
+    }
+}
+
+/// Where a position of the split stands, for a person: "the root", or "after" its line.
+fn at_line(line: &[String]) -> String {
+    match line {
+        [] => "the root".to_string(),
+        line => format!("after {}", line.join(" ")),
     }
 }
 
