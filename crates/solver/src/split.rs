@@ -3,8 +3,7 @@
 //! One proof-number search of a hard 5x9 question can run billions of nodes without settling,
 //! where most positions a few turns deeper settle in thousands to millions. A split search
 //! searches apart each position a turn from P leads to (one search and one transposition table
-//! each, the same node budget, after a small first search: see [`FIRST_NODES`]), and splits
-//! again the ones left open:
+//! each, the same node budget), and splits again the ones left open:
 //! - where SIDE moves, one turn after which SIDE wins settles a position as "yes", and every
 //!   turn answered "no" settles it as "no";
 //! - where the other side moves, one turn after which SIDE cannot win settles it as "no", and
@@ -17,6 +16,11 @@
 //! where it waits: the position the whole question is nearest to settling through. (Splitting
 //! one level deeper at a time instead spread the work over every open line: on 3x7 it took
 //! twice the searches.)
+//!
+//! The turns of a position are searched in two passes: each first with a small budget (see
+//! [`FIRST_NODES`]), where most settle; then those left open with the whole budget, the one
+//! whose small search came nearest to settling the position first, since one turn may settle
+//! it and spare the others their whole budgets.
 //!
 //! The certificates of the searches are joined at each position that settles (see
 //! [`Claim::joined`]), so that a settled split ends with one certificate of the question, which
@@ -277,7 +281,7 @@ fn children(setup: &SolveSetup, position: &Position) -> Vec<(Vec<String>, Positi
     children
 }
 
-impl Splitter<'_> {
+impl<'a> Splitter<'a> {
     fn stopped(&self) -> bool {
         (self.solve.stop).is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
@@ -405,9 +409,11 @@ impl Splitter<'_> {
             .filter(|&child| self.tree[child].turns.is_none() && self.tree[child].answer.stale)
             .collect();
         let positions: Vec<Position> = stale.iter().map(|&c| self.tree[c].position).collect();
+        let earlier: Vec<Option<(u32, u32)>> =
+            stale.iter().map(|&c| self.tree[c].answer.numbers).collect();
         let settling = self.settling_at(&node.position);
         let at = at_line(&node.line);
-        let answers = self.search_batch(&positions, Some(settling), &at)?;
+        let answers = self.search_batch(&positions, &earlier, Some(settling), &at)?;
         let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
         self.setup.solve.progress.note(&format!(
             "{at}: {} turn{} searched again with {} nodes: {} wins after {}, cannot after {}, {} \
@@ -654,7 +660,7 @@ impl Splitter<'_> {
             .filter(|&i| answers[i].is_none() && !settled && search_now)
             .collect();
         let searching: Vec<Position> = to_search.iter().map(|&i| positions[i]).collect();
-        let searched = self.search_batch(&searching, settling, at)?;
+        let searched = self.search_batch(&searching, &vec![None; searching.len()], settling, at)?;
         for (i, answer) in to_search.into_iter().zip(searched) {
             answers[i] = Some(answer);
         }
@@ -668,60 +674,84 @@ impl Splitter<'_> {
             .collect())
     }
 
-    /// Search SIDE's question at each of `positions`, `parallel` at a time, each answer kept
-    /// as its search ends. Once one answer is `settling` (it settles the position before
-    /// them), no more searches are started: the ones not searched are answered so.
+    /// Search SIDE's question at each of `positions` (`at`: where they are, for the notes),
+    /// each answer kept as its search ends. Above the small first budget (see
+    /// [`FIRST_NODES`]) each is searched small first, all of them before any gets the whole
+    /// budget; `earlier` holds the numbers a smaller budget of an earlier run left a position
+    /// open with, which stand for its small search. Those left open then get the whole
+    /// budget, the one nearest to `settling` first (df-pn's choice: least proof number where
+    /// that is "yes", least disproof number where "no"). Once one answer is `settling` (it
+    /// settles the position before them), no more searches are started: the ones not
+    /// searched are answered so.
     fn search_batch(
         &mut self,
         positions: &[Position],
+        earlier: &[Option<(u32, u32)>],
         settling: Option<Outcome>,
         at: &str,
     ) -> Result<Vec<Answer>, SolveError> {
-        let settles = |answer: &Answer| Some(answer.outcome) == settling;
-        let settled = AtomicBool::new(false);
-        let budget = self.solve.limits.nodes;
-        if !positions.is_empty() {
-            self.setup.solve.progress.note(&format!(
-                "{at}: {} search{} of up to {budget} nodes",
-                positions.len(),
-                if positions.len() == 1 { "" } else { "es" }
-            ));
-            self.setup.solve.progress.phase(
-                &format!(
-                    "split: {} searches of up to {budget} nodes",
-                    positions.len()
-                ),
-                positions.len() as u64 * budget,
-            );
+        let count = positions.len();
+        if count == 0 {
+            return Ok(Vec::new());
         }
-        let next = AtomicUsize::new(0);
-        let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
-            positions.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..self.setup.parallel.clamp(1, positions.len().max(1)) {
-                scope.spawn(|| loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= positions.len() || self.stopped() || settled.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let searched = self.search_and_store(&positions[k]);
-                    if searched.as_ref().is_ok_and(|s| settles(&s.answer)) {
-                        settled.store(true, Ordering::Relaxed);
-                    }
-                    *found[k].lock().expect("a search panicked") = Some(searched);
-                });
-            }
-        });
-        let mut answers = Vec::new();
-        for (position, slot) in positions.iter().zip(found) {
-            let Some(searched) = slot.into_inner().expect("a search panicked") else {
-                answers.push(unsearched());
-                continue;
+        self.setup.solve.progress.note(&format!(
+            "{at}: {count} turn{} to search, up to {} nodes each",
+            if count == 1 { "" } else { "s" },
+            self.solve.limits.nodes
+        ));
+        let mut small: Vec<Option<Searched>> = (0..count).map(|_| None).collect();
+        let mut whole_order: Vec<usize> = (0..count).collect();
+        if let Some(setup) = self.small_setup() {
+            let first: Vec<usize> = (0..count).filter(|&k| earlier[k].is_none()).collect();
+            small = self.search_pass(positions, &first, &setup, settling)?;
+            let settled = (small.iter().flatten()).any(|s| Some(s.answer.outcome) == settling);
+            let numbers = |k: usize| match &small[k] {
+                Some(searched) => searched.answer.numbers,
+                None => earlier[k],
             };
-            let Searched { answer, whole } = searched?;
-            self.nodes += answer.nodes;
-            self.searches += 1;
-            if whole {
+            let open = |k: &usize| match &small[*k] {
+                Some(searched) => searched.answer.outcome == Outcome::Unknown,
+                None => earlier[*k].is_some(),
+            };
+            whole_order = (0..count).filter(open).collect();
+            whole_order.sort_by_key(|&k| nearness(numbers(k), settling));
+            if settled || self.stopped() {
+                whole_order.clear();
+            }
+        }
+        let setup = self.solve;
+        let mut whole = self.search_pass(positions, &whole_order, &setup, settling)?;
+        let mut answers = Vec::new();
+        for (k, position) in positions.iter().enumerate() {
+            let first = small[k].take();
+            let first_nodes = first.as_ref().map_or(0, |s| s.answer.nodes);
+            let (answer, kept) = match (whole[k].take(), first) {
+                (Some(searched), _) => {
+                    let nodes = searched.answer.nodes + first_nodes;
+                    (
+                        Answer {
+                            nodes,
+                            ..searched.answer
+                        },
+                        searched.whole,
+                    )
+                }
+                (None, Some(searched)) if searched.whole => (searched.answer, true),
+                // Searched small only (the batch settled first, or Ctrl-C): it says nothing.
+                (None, Some(_)) => (
+                    Answer {
+                        nodes: first_nodes,
+                        ..unsearched()
+                    },
+                    false,
+                ),
+                (None, None) => (unsearched(), false),
+            };
+            if answer.nodes > 0 {
+                self.searches += 1;
+                self.nodes += answer.nodes;
+            }
+            if kept {
                 self.known.insert(Node::of(position), answer.clone());
             }
             answers.push(answer);
@@ -729,40 +759,88 @@ impl Splitter<'_> {
         Ok(answers)
     }
 
-    /// [`Splitter::search`], its answer written to the store at once (a run killed later
-    /// keeps it) unless Ctrl-C cut it short: an open answer whose budget was not spent says
-    /// nothing.
-    fn search_and_store(&self, position: &Position) -> Result<Searched, SolveError> {
-        let answer = self.search(position)?;
-        let whole = answer.outcome != Outcome::Unknown || !self.stopped();
-        if whole {
-            self.write_store(position, &answer)?;
-        }
-        Ok(Searched { answer, whole })
-    }
-
-    /// SIDE's question at `position`: a small search first (see [`FIRST_NODES`]), then, if it
-    /// left the question open, one with the whole budget and table.
-    fn search(&self, position: &Position) -> Result<Answer, SolveError> {
+    /// The setup of the small first search of each position (see [`FIRST_NODES`]), where
+    /// this run's budget and table are larger.
+    fn small_setup(&self) -> Option<SolveSetup<'a>> {
         let limits = self.solve.limits;
-        if limits.nodes <= FIRST_NODES || limits.memory <= FIRST_MEMORY {
-            return self.search_with(position, &self.solve);
-        }
-        let small = SolveSetup {
+        let larger = limits.nodes > FIRST_NODES && limits.memory > FIRST_MEMORY;
+        larger.then_some(SolveSetup {
             limits: Limits {
                 nodes: FIRST_NODES,
                 memory: FIRST_MEMORY,
                 ..limits
             },
             ..self.solve
-        };
-        let first = self.search_with(position, &small)?;
-        if first.outcome != Outcome::Unknown || self.stopped() {
-            return Ok(first);
+        })
+    }
+
+    /// One pass of searches with `setup`: SIDE's question at `positions[k]` for each k of
+    /// `order`, in that order, `parallel` at a time. Once one answer is `settling`, or
+    /// Ctrl-C comes, no more are started. Each answer that says something is written to the
+    /// store as its search ends (a run killed later keeps it): a settled one, or one left
+    /// open with this run's whole budget spent.
+    fn search_pass(
+        &self,
+        positions: &[Position],
+        order: &[usize],
+        setup: &SolveSetup,
+        settling: Option<Outcome>,
+    ) -> Result<Vec<Option<Searched>>, SolveError> {
+        let budget = setup.limits.nodes;
+        if !order.is_empty() {
+            self.setup.solve.progress.phase(
+                &format!("split: {} searches of up to {budget} nodes", order.len()),
+                order.len() as u64 * budget,
+            );
         }
-        let mut answer = self.search_with(position, &self.solve)?;
-        answer.nodes += first.nodes;
-        Ok(answer)
+        let whole_budget = budget == self.solve.limits.nodes;
+        let settled = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
+            positions.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..self.setup.parallel.clamp(1, order.len().max(1)) {
+                scope.spawn(|| loop {
+                    let stop = self.stopped() || settled.load(Ordering::Relaxed);
+                    let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    if stop {
+                        break;
+                    }
+                    let searched = self.search_and_store(&positions[k], setup, whole_budget);
+                    if searched
+                        .as_ref()
+                        .is_ok_and(|s| Some(s.answer.outcome) == settling)
+                    {
+                        settled.store(true, Ordering::Relaxed);
+                    }
+                    *found[k].lock().expect("a search panicked") = Some(searched);
+                });
+            }
+        });
+        found
+            .into_iter()
+            .map(|slot| slot.into_inner().expect("a search panicked").transpose())
+            .collect()
+    }
+
+    /// One search with `setup`, its answer written to the store at once where it says
+    /// something: settled, or (with `whole_budget`) left open with the budget spent, not cut
+    /// short by Ctrl-C.
+    fn search_and_store(
+        &self,
+        position: &Position,
+        setup: &SolveSetup,
+        whole_budget: bool,
+    ) -> Result<Searched, SolveError> {
+        let answer = self.search_with(position, setup)?;
+        let settled = answer.outcome != Outcome::Unknown;
+        let whole = settled || (whole_budget && !self.stopped());
+        if whole {
+            self.write_store(position, &answer)?;
+        }
+        Ok(Searched { answer, whole })
     }
 
     /// One search of SIDE's question at `position`, with `setup`.
@@ -859,6 +937,16 @@ impl Splitter<'_> {
             numbers: answer.numbers,
         };
         files.write_answer(&stored)
+    }
+}
+
+/// How near `numbers` (a search's, open) are to `settling`: the proof number where that is
+/// "yes", the disproof number where "no"; the least goes first.
+fn nearness(numbers: Option<(u32, u32)>, settling: Option<Outcome>) -> u32 {
+    match (numbers, settling) {
+        (Some((proof, _)), Some(Outcome::Proven)) => proof,
+        (Some((_, disproof)), Some(Outcome::Disproven)) => disproof,
+        _ => u32::MAX,
     }
 }
 

@@ -3,8 +3,8 @@
 
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, split, split::FIRST_MEMORY, Found, Goal, Limits, NoProgress, Outcome, Progress,
-    SolveSetup, Split, SplitSetup, Tables,
+    check, solve, split, split::FIRST_MEMORY, split::FIRST_NODES, Found, Goal, Limits, NoProgress,
+    Outcome, Progress, SolveSetup, Split, SplitSetup, Tables,
 };
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -510,4 +510,50 @@ fn turns_a_ctrl_c_left_unanswered_below_the_root_are_open_until_searched() {
             "stopped while a split could still answer {wanted:?}"
         );
     }
+}
+
+/// Progress that records the phases, each a pass of searches ("split: N searches of up to B
+/// nodes").
+#[derive(Default)]
+struct Passes(std::sync::Mutex<Vec<String>>);
+
+impl Progress for Passes {
+    fn phase(&self, name: &str, _: u64) {
+        self.0.lock().unwrap().push(name.to_string());
+    }
+    fn advance(&self, _: u64) {}
+    fn note(&self, _: &str) {}
+}
+
+#[test]
+fn every_turn_is_searched_small_before_any_gets_the_whole_budget() {
+    // 5x5, "can Black force a win?" (no: 5x5 is a draw, SPEC.md §4), split at the root only,
+    // with a budget above the small first one: the five turns are searched small first, and
+    // only those left open get the whole budget, until one settles the root.
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::standard_start(&board);
+    let passes = Passes::default();
+    let mut solve = solve_setup(&board, None, 4 * FIRST_NODES);
+    solve.limits.memory = 2 * FIRST_MEMORY;
+    solve.progress = &passes;
+    let mut setup = split_setup(solve, Color::Black, 0, None);
+    setup.parallel = 1;
+    let answer = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&answer, None, Color::Black, &start),
+        Outcome::Disproven
+    );
+    let passes = passes.0.lock().unwrap().clone();
+    let small = format!("split: 5 searches of up to {FIRST_NODES} nodes");
+    assert_eq!(passes.first(), Some(&small), "{passes:?}");
+    let root = answer.positions.last().unwrap();
+    let settled_small = (root.turns.iter())
+        .filter(|t| t.outcome != Outcome::Unknown && t.nodes <= FIRST_NODES)
+        .count();
+    let whole = |n: usize| format!("split: {n} searches of up to {} nodes", 4 * FIRST_NODES);
+    assert!(
+        (1..=5 - settled_small).any(|n| passes.get(1) == Some(&whole(n))),
+        "only the turns left open by the small searches get the whole budget: {passes:?}"
+    );
+    assert_eq!(passes.len(), 2, "{passes:?}");
 }
