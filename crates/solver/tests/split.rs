@@ -261,6 +261,18 @@ fn a_damaged_store_is_named_or_searched_again_never_trusted() {
     assert!(named && error.contains("not a split answer"), "{error}");
 }
 
+/// `setup` with no Ctrl-C to come and no progress to watch.
+fn uninterrupted(setup: SplitSetup) -> SplitSetup {
+    SplitSetup {
+        solve: SolveSetup {
+            stop: None,
+            progress: &NoProgress,
+            ..setup.solve
+        },
+        ..setup
+    }
+}
+
 /// Progress that stands for a Ctrl-C: it raises the stop flag at the first nodes reported
 /// (a search reports every 65,536 nodes).
 struct CtrlCAtFirstNodes<'a>(&'a AtomicBool);
@@ -315,14 +327,7 @@ fn answers_found_before_a_ctrl_c_are_kept_and_the_cut_search_is_not() {
     assert_eq!(stored.len(), settled);
     assert!(stored.iter().all(|answer| answer.starts_with("answer=no")));
     // The next run recalls them and searches the others.
-    let whole = SplitSetup {
-        solve: SolveSetup {
-            stop: None,
-            progress: &NoProgress,
-            ..solve
-        },
-        ..setup
-    };
+    let whole = uninterrupted(setup);
     let again = split(&whole, &position).unwrap();
     assert_eq!(again.recalled, settled);
     assert_eq!(again.searches, turns.len() - settled);
@@ -470,14 +475,7 @@ fn turns_a_ctrl_c_left_unanswered_below_the_root_are_open_until_searched() {
     );
 
     // The status rebuilds the cut position as split, its unanswered turns open.
-    let whole = SplitSetup {
-        solve: SolveSetup {
-            stop: None,
-            progress: &NoProgress,
-            ..solve
-        },
-        ..setup
-    };
+    let whole = uninterrupted(setup);
     let status = split(
         &SplitSetup {
             recall_only: true,
