@@ -700,24 +700,21 @@ impl<'a> Splitter<'a> {
             self.solve.limits.nodes
         ));
         let mut small: Vec<Option<Searched>> = (0..count).map(|_| None).collect();
-        let mut whole_order: Vec<usize> = (0..count).collect();
         if let Some(setup) = self.small_setup() {
             let first: Vec<usize> = (0..count).filter(|&k| earlier[k].is_none()).collect();
             small = self.search_pass(positions, &first, &setup, settling)?;
-            let settled = (small.iter().flatten()).any(|s| Some(s.answer.outcome) == settling);
-            let numbers = |k: usize| match &small[k] {
-                Some(searched) => searched.answer.numbers,
-                None => earlier[k],
-            };
-            let open = |k: &usize| match &small[*k] {
-                Some(searched) => searched.answer.outcome == Outcome::Unknown,
-                None => earlier[*k].is_some(),
-            };
-            whole_order = (0..count).filter(open).collect();
-            whole_order.sort_by_key(|&k| nearness(numbers(k), settling));
-            if settled || self.stopped() {
-                whole_order.clear();
-            }
+        }
+        let settled = (small.iter().flatten()).any(|s| Some(s.answer.outcome) == settling);
+        let numbers = |k: usize| match &small[k] {
+            Some(searched) => searched.answer.numbers,
+            None => earlier[k],
+        };
+        let open =
+            |k: &usize| (small[*k].as_ref()).is_none_or(|s| s.answer.outcome == Outcome::Unknown);
+        let mut whole_order: Vec<usize> = (0..count).filter(open).collect();
+        whole_order.sort_by_key(|&k| nearness(numbers(k), settling));
+        if settled || self.stopped() {
+            whole_order.clear();
         }
         let setup = self.solve;
         let mut whole = self.search_pass(positions, &whole_order, &setup, settling)?;
