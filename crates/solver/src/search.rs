@@ -481,8 +481,9 @@ pub struct Search<'a> {
     /// the time.
     run_start: u64,
     run_clock: Instant,
-    /// The time spent in closures in this run.
+    /// The time spent in closures in this run, and the last one's run nodes and time.
     closure_seconds: f64,
+    last_closure: Option<(u64, f64)>,
     /// How many closures have run: a node expanded across one looks its result up again.
     closures: u64,
     /// The positions closures found held (disproven outright), kept apart from the table so
@@ -530,11 +531,17 @@ const REPORT_EVERY: u64 = 1 << 16;
 const NOTE_EVERY: u64 = 1 << 28;
 
 /// When to close held sets (see [`holds`]): first after this many nodes of a run, then each
-/// time the run's nodes double, and at least every [`MAX_CLOSURE_INTERVAL`] nodes.
+/// time the run's nodes double, and at least every [`MAX_CLOSURE_INTERVAL`] nodes ...
 const FIRST_CLOSURE: u64 = 1 << 20;
 const MAX_CLOSURE_INTERVAL: u64 = 1 << 28;
-/// ... and after at least this many times as long searching as the last closure took.
-const CLOSURE_SHARE: f64 = 4.0;
+/// ... as long as closures take at most this share of the run's time in all, the one due
+/// counted at its expected cost (the last one's, grown with the run's nodes since: its
+/// candidates grow with the table). One due but not afforded waits a sixteenth of the run's
+/// nodes more. (Twenty-third session: searches of 5x9 positions of some 30 stones over the
+/// 7-stone tables, where closures find little and cost much, took 1.6 to 2.7 times as long
+/// with only a limit per closure, four times its time searching before the next; the few-stone
+/// draws of the `search_draws` example, where closures decide, are unchanged.)
+const CLOSURE_TIME_SHARE: f64 = 0.2;
 
 /// Held sets are looked for among positions of at most this many stones more than the endgame
 /// tables hold (cycles of play matter where few stones are left; the closure's cost grows with
@@ -588,6 +595,7 @@ impl<'a> Search<'a> {
             run_start: 0,
             run_clock: Instant::now(),
             closure_seconds: 0.0,
+            last_closure: None,
             closures: 0,
             held: PositionSet::new(),
             held_met: std::array::from_fn(|_| AtomicU64::new(0)),
@@ -773,6 +781,7 @@ impl<'a> Search<'a> {
         self.reported = nodes;
         self.run_start = nodes;
         self.run_clock = Instant::now();
+        (self.closure_seconds, self.last_closure) = (0.0, None);
         // A closure soon after a resume finds the holds again, unless the file kept them.
         self.next_closure = nodes
             + if self.held.is_empty() {
@@ -1229,11 +1238,16 @@ impl<'a> Search<'a> {
         let start = self.nodes;
         let closures_before = self.closures;
         if self.nodes >= self.next_closure {
-            self.close_holds_now();
-            // A closure takes minutes on a large table; one cut short by an interrupt stops the
-            // search at once rather than at the next periodic check.
-            if self.stop_requested() {
-                return Err(Stopped);
+            if !self.closure_affordable() {
+                let run_nodes = self.nodes - self.run_start;
+                self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
+            } else {
+                self.close_holds_now();
+                // A closure takes minutes on a large table; one cut short by an interrupt
+                // stops the search at once rather than at the next periodic check.
+                if self.stop_requested() {
+                    return Err(Stopped);
+                }
             }
         }
         // After a closure, a parent may still hold numbers from before it for a child now held.
@@ -1353,6 +1367,18 @@ impl<'a> Search<'a> {
     }
 
     /// Close the held sets now (see [`holds`]) and schedule the next closure.
+    /// Whether a closure now keeps closures within [`CLOSURE_TIME_SHARE`] of the run's time,
+    /// counted at its expected cost.
+    fn closure_affordable(&self) -> bool {
+        let Some((nodes_then, seconds)) = self.last_closure else {
+            return true;
+        };
+        let run_nodes = self.nodes - self.run_start;
+        let expected = seconds * run_nodes as f64 / nodes_then.max(1) as f64;
+        let elapsed = self.run_clock.elapsed().as_secs_f64();
+        self.closure_seconds + expected <= CLOSURE_TIME_SHARE * (elapsed + expected)
+    }
+
     fn close_holds_now(&mut self) {
         let clock = Instant::now();
         let Some(closure) = self.close_holds(self.hold_stones) else {
@@ -1367,17 +1393,11 @@ impl<'a> Search<'a> {
         };
         self.closures += 1;
         let seconds = clock.elapsed().as_secs_f64();
-        // The next one when the run's nodes have doubled, but not before the search has had
-        // CLOSURE_SHARE times the time this one took (a closure over a large table is slow).
+        // The next one when the run's nodes have doubled, if affordable then.
         let run_nodes = self.nodes - self.run_start;
         self.closure_seconds += seconds;
-        let searching = (self.run_clock.elapsed().as_secs_f64() - self.closure_seconds).max(1e-3);
-        let rate = run_nodes as f64 / searching;
-        let afforded = (rate * seconds * CLOSURE_SHARE) as u64;
-        let interval = run_nodes
-            .clamp(FIRST_CLOSURE, MAX_CLOSURE_INTERVAL)
-            .max(afforded);
-        self.next_closure = self.nodes + interval;
+        self.last_closure = Some((run_nodes, seconds));
+        self.next_closure = self.nodes + run_nodes.clamp(FIRST_CLOSURE, MAX_CLOSURE_INTERVAL);
         if closure.held > 0 || seconds >= 1.0 {
             let by_stones: Vec<String> = (0..closure.taken_by_stones.len())
                 .filter(|&stones| closure.taken_by_stones[stones] > 0)
