@@ -481,9 +481,9 @@ pub struct Search<'a> {
     /// the time.
     run_start: u64,
     run_clock: Instant,
-    /// The time spent in closures in this run, and the last one's run nodes and time.
+    /// The time spent in closures in this run, and the last one's.
     closure_seconds: f64,
-    last_closure: Option<(u64, f64)>,
+    last_closure: Option<LastClosure>,
     /// How many closures have run: a node expanded across one looks its result up again.
     closures: u64,
     /// The positions closures found held (disproven outright), kept apart from the table so
@@ -520,6 +520,14 @@ struct ProbeBuffers {
     hashes: Vec<u64>,
 }
 
+/// What the last closure of a run cost: when (the run's nodes), how long, how many candidates.
+#[derive(Clone, Copy)]
+struct LastClosure {
+    run_nodes: u64,
+    seconds: f64,
+    candidates: usize,
+}
+
 /// Why a search stopped before resolving its root.
 #[derive(Debug)]
 struct Stopped;
@@ -535,9 +543,9 @@ const NOTE_EVERY: u64 = 1 << 28;
 const FIRST_CLOSURE: u64 = 1 << 20;
 const MAX_CLOSURE_INTERVAL: u64 = 1 << 28;
 /// ... as long as closures take at most this share of the run's time in all, the one due
-/// counted at its expected cost (the last one's, grown with the run's nodes since: its
-/// candidates grow with the table). One due but not afforded waits a sixteenth of the run's
-/// nodes more. (Twenty-third session: searches of 5x9 positions of some 30 stones over the
+/// counted at its expected cost: the last one's, grown with the run's nodes since (its
+/// candidates grow with the table), up to the most candidates a closure takes. One due but
+/// not afforded waits a sixteenth of the run's nodes more. (Twenty-third session: searches of 5x9 positions of some 30 stones over the
 /// 7-stone tables, where closures find little and cost much, took 1.6 to 2.7 times as long
 /// with only a limit per closure, four times its time searching before the next; the few-stone
 /// draws of the `search_draws` example, where closures decide, are unchanged.)
@@ -1370,11 +1378,13 @@ impl<'a> Search<'a> {
     /// Whether a closure now keeps closures within [`CLOSURE_TIME_SHARE`] of the run's time,
     /// counted at its expected cost.
     fn closure_affordable(&self) -> bool {
-        let Some((nodes_then, seconds)) = self.last_closure else {
+        let Some(last) = self.last_closure else {
             return true;
         };
         let run_nodes = self.nodes - self.run_start;
-        let expected = seconds * run_nodes as f64 / nodes_then.max(1) as f64;
+        let by_nodes = run_nodes as f64 / last.run_nodes.max(1) as f64;
+        let by_candidates = self.most_candidates() as f64 / last.candidates.max(1) as f64;
+        let expected = last.seconds * by_nodes.min(by_candidates).max(1.0);
         let elapsed = self.run_clock.elapsed().as_secs_f64();
         self.closure_seconds + expected <= CLOSURE_TIME_SHARE * (elapsed + expected)
     }
@@ -1396,7 +1406,11 @@ impl<'a> Search<'a> {
         // The next one when the run's nodes have doubled, if affordable then.
         let run_nodes = self.nodes - self.run_start;
         self.closure_seconds += seconds;
-        self.last_closure = Some((run_nodes, seconds));
+        self.last_closure = Some(LastClosure {
+            run_nodes,
+            seconds,
+            candidates: closure.candidates,
+        });
         self.next_closure = self.nodes + run_nodes.clamp(FIRST_CLOSURE, MAX_CLOSURE_INTERVAL);
         if closure.held > 0 || seconds >= 1.0 {
             let by_stones: Vec<String> = (0..closure.taken_by_stones.len())

@@ -720,30 +720,7 @@ impl<'a> Splitter<'a> {
         let mut whole = self.search_pass(positions, &whole_order, &setup, settling)?;
         let mut answers = Vec::new();
         for (k, position) in positions.iter().enumerate() {
-            let first = small[k].take();
-            let first_nodes = first.as_ref().map_or(0, |s| s.answer.nodes);
-            let (answer, kept) = match (whole[k].take(), first) {
-                (Some(searched), _) => {
-                    let nodes = searched.answer.nodes + first_nodes;
-                    (
-                        Answer {
-                            nodes,
-                            ..searched.answer
-                        },
-                        searched.whole,
-                    )
-                }
-                (None, Some(searched)) if searched.whole => (searched.answer, true),
-                // Searched small only (the batch settled first, or Ctrl-C): it says nothing.
-                (None, Some(_)) => (
-                    Answer {
-                        nodes: first_nodes,
-                        ..unsearched()
-                    },
-                    false,
-                ),
-                (None, None) => (unsearched(), false),
-            };
+            let (answer, kept) = of_passes(small[k].take(), whole[k].take());
             if answer.nodes > 0 {
                 self.searches += 1;
                 self.nodes += answer.nodes;
@@ -934,6 +911,29 @@ impl<'a> Splitter<'a> {
             numbers: answer.numbers,
         };
         files.write_answer(&stored)
+    }
+}
+
+/// The answer at a position from its searches in the two passes of a batch (`small` and
+/// `whole`, where it had them), with the nodes of both, and whether it says something (it is
+/// settled, or open after the whole budget).
+fn of_passes(small: Option<Searched>, whole: Option<Searched>) -> (Answer, bool) {
+    let small_nodes = small.as_ref().map_or(0, |s| s.answer.nodes);
+    match (small, whole) {
+        (_, Some(Searched { answer, whole })) => {
+            let nodes = answer.nodes + small_nodes;
+            (Answer { nodes, ..answer }, whole)
+        }
+        (Some(searched), None) if searched.whole => (searched.answer, true),
+        // Searched small only (the batch settled first, or Ctrl-C): it says nothing.
+        (Some(_), None) => {
+            let answer = Answer {
+                nodes: small_nodes,
+                ..unsearched()
+            };
+            (answer, false)
+        }
+        (None, None) => (unsearched(), false),
     }
 }
 

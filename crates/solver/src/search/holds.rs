@@ -378,7 +378,7 @@ impl Search<'_> {
     }
 
     /// The most positions a closure looks at (see [`MOST_CANDIDATES`]).
-    fn most_candidates(&self) -> usize {
+    pub(super) fn most_candidates(&self) -> usize {
         (self.table.bytes() / TABLE_BYTES_PER_CANDIDATE).max(MOST_CANDIDATES)
     }
 
