@@ -528,6 +528,24 @@ struct LastClosure {
     candidates: usize,
 }
 
+impl LastClosure {
+    /// Whether a closure now, `run_nodes` into a run of `elapsed` seconds that has spent
+    /// `spent` of them in closures, keeps them within [`CLOSURE_TIME_SHARE`], counted at its
+    /// expected cost: this one's, grown with the nodes since, up to `most_candidates`.
+    fn affords_another(
+        &self,
+        spent: f64,
+        elapsed: f64,
+        run_nodes: u64,
+        most_candidates: usize,
+    ) -> bool {
+        let by_nodes = run_nodes as f64 / self.run_nodes.max(1) as f64;
+        let by_candidates = most_candidates as f64 / self.candidates.max(1) as f64;
+        let expected = self.seconds * by_nodes.min(by_candidates).max(1.0);
+        spent + expected <= CLOSURE_TIME_SHARE * (elapsed + expected)
+    }
+}
+
 /// Why a search stopped before resolving its root.
 #[derive(Debug)]
 struct Stopped;
@@ -1378,15 +1396,14 @@ impl<'a> Search<'a> {
     /// Whether a closure now keeps closures within [`CLOSURE_TIME_SHARE`] of the run's time,
     /// counted at its expected cost.
     fn closure_affordable(&self) -> bool {
-        let Some(last) = self.last_closure else {
-            return true;
-        };
-        let run_nodes = self.nodes - self.run_start;
-        let by_nodes = run_nodes as f64 / last.run_nodes.max(1) as f64;
-        let by_candidates = self.most_candidates() as f64 / last.candidates.max(1) as f64;
-        let expected = last.seconds * by_nodes.min(by_candidates).max(1.0);
-        let elapsed = self.run_clock.elapsed().as_secs_f64();
-        self.closure_seconds + expected <= CLOSURE_TIME_SHARE * (elapsed + expected)
+        self.last_closure.is_none_or(|last| {
+            last.affords_another(
+                self.closure_seconds,
+                self.run_clock.elapsed().as_secs_f64(),
+                self.nodes - self.run_start,
+                self.most_candidates(),
+            )
+        })
     }
 
     fn close_holds_now(&mut self) {
@@ -2113,5 +2130,36 @@ mod tests {
             };
             assert!(own_limit > own, "or node {or_node}: {own_limit} <= {own}");
         }
+    }
+
+    #[test]
+    fn closures_keep_to_a_fifth_of_the_time_counted_at_their_expected_cost() {
+        // The 5x9 start's first closure: 2^20 nodes in, 1.3 s for 469,536 candidates, at
+        // about a million nodes a second; a 4 GiB table takes 2^25 candidates.
+        let first = LastClosure {
+            run_nodes: 1 << 20,
+            seconds: 1.3,
+            candidates: 469_536,
+        };
+        let most = 1 << 25;
+        let at = |nodes: u64| {
+            let elapsed = 1.3 + nodes as f64 / 1e6;
+            first.affords_another(1.3, elapsed, nodes, most)
+        };
+        // While the table fills, the next closure would cost as much as the searching since:
+        // none is afforded ...
+        assert!(!at(2 << 20) && !at(32 << 20));
+        // ... until its cost stops growing at the most candidates, 71 times the first's
+        // (93 s), and the run has searched four times that since.
+        assert!(!at(300_000_000));
+        assert!(at(400_000_000));
+        // Once a closure takes the most candidates, the next costs the same: it comes when the
+        // run has searched four times as long as it took.
+        let cheap = LastClosure {
+            candidates: most,
+            ..first
+        };
+        assert!(cheap.affords_another(1.3, 13.0, 2 << 20, most));
+        assert!(!cheap.affords_another(1.3, 2.6, 2 << 20, most));
     }
 }
