@@ -563,10 +563,11 @@ const MAX_CLOSURE_INTERVAL: u64 = 1 << 28;
 /// ... as long as closures take at most this share of the run's time in all, the one due
 /// counted at its expected cost: the last one's, grown with the run's nodes since (its
 /// candidates grow with the table), up to the most candidates a closure takes. One due but
-/// not afforded waits a sixteenth of the run's nodes more. (Twenty-third session: searches of 5x9 positions of some 30 stones over the
-/// 7-stone tables, where closures find little and cost much, took 1.6 to 2.7 times as long
-/// with only a limit per closure, four times its time searching before the next; the few-stone
-/// draws of the `search_draws` example, where closures decide, are unchanged.)
+/// not afforded waits a sixteenth of the run's nodes more. (Twenty-third session: searches
+/// of 5x9 positions of some 30 stones over the 7-stone tables, where closures find little and
+/// cost much, took 1.5 to 2.2 times as long with only a limit per closure, four times its time
+/// searching before the next; the few-stone draws of the `search_draws` example, where
+/// closures decide, are unchanged.)
 const CLOSURE_TIME_SHARE: f64 = 0.2;
 
 /// Held sets are looked for among positions of at most this many stones more than the endgame
@@ -1264,16 +1265,16 @@ impl<'a> Search<'a> {
         let start = self.nodes;
         let closures_before = self.closures;
         if self.nodes >= self.next_closure {
-            if !self.closure_affordable() {
-                let run_nodes = self.nodes - self.run_start;
-                self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
-            } else {
+            if self.closure_affordable() {
                 self.close_holds_now();
                 // A closure takes minutes on a large table; one cut short by an interrupt
                 // stops the search at once rather than at the next periodic check.
                 if self.stop_requested() {
                     return Err(Stopped);
                 }
+            } else {
+                let run_nodes = self.nodes - self.run_start;
+                self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
             }
         }
         // After a closure, a parent may still hold numbers from before it for a child now held.
@@ -1392,7 +1393,6 @@ impl<'a> Search<'a> {
             && self.held.contains_hashed(position, hash)
     }
 
-    /// Close the held sets now (see [`holds`]) and schedule the next closure.
     /// Whether a closure now keeps closures within [`CLOSURE_TIME_SHARE`] of the run's time,
     /// counted at its expected cost.
     fn closure_affordable(&self) -> bool {
@@ -1406,6 +1406,7 @@ impl<'a> Search<'a> {
         })
     }
 
+    /// Close the held sets now (see [`holds`]) and schedule the next closure.
     fn close_holds_now(&mut self) {
         let clock = Instant::now();
         let Some(closure) = self.close_holds(self.hold_stones) else {
