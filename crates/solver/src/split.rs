@@ -695,8 +695,8 @@ impl<'a> Splitter<'a> {
             return Ok(Vec::new());
         }
         self.setup.solve.progress.note(&format!(
-            "{at}: {count} turn{} to search, up to {} nodes each",
-            if count == 1 { "" } else { "s" },
+            "{at}: {count} search{}, up to {} nodes each",
+            if count == 1 { "" } else { "es" },
             self.solve.limits.nodes
         ));
         let mut small: Vec<Option<Searched>> = (0..count).map(|_| None).collect();
