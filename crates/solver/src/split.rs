@@ -775,13 +775,12 @@ impl<'a> Splitter<'a> {
         std::thread::scope(|scope| {
             for _ in 0..self.setup.parallel.clamp(1, order.len().max(1)) {
                 scope.spawn(|| loop {
-                    let stop = self.stopped() || settled.load(Ordering::Relaxed);
+                    if self.stopped() || settled.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if stop {
-                        break;
-                    }
                     let searched = self.search_and_store(&positions[k], setup, whole_budget);
                     if searched
                         .as_ref()
