@@ -91,6 +91,9 @@ pub enum Found {
     Recalled,
     /// Not at all: another turn settled the position first, or Ctrl-C came.
     NotSearched,
+    /// As the position before it: the only turn of a position whose search was left open
+    /// (see [`Splitter::forced_answer`]).
+    Forced,
 }
 
 impl Found {
@@ -100,6 +103,7 @@ impl Found {
             Found::Split => "split",
             Found::Recalled => "recalled",
             Found::NotSearched => "not searched",
+            Found::Forced => "forced",
         }
     }
 }
@@ -378,7 +382,10 @@ impl<'a> Splitter<'a> {
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
         let settling = Some(self.settling_at(&position));
         let at = at_line(&self.tree[index].line);
-        let answers = self.search_all(&positions, settling, search_now, &at)?;
+        let answers = match self.forced_answer(index, &positions)? {
+            Some(answer) => vec![answer],
+            None => self.search_all(&positions, settling, search_now, &at)?,
+        };
         self.splits += 1;
         self.note_counts(&position, &self.tree[index].line, &answers);
         let mut turns = Vec::new();
@@ -398,6 +405,40 @@ impl<'a> Splitter<'a> {
         self.tree[index].turns = Some(turns);
         self.split_order.push(index);
         Ok(())
+    }
+
+    /// The answer of the one position that the tree's node `index` leads to, where it has one
+    /// distinct turn (a forced capture, a lone stone's one step) and was left open by a search
+    /// with this run's budget: a search of that position would be the same search one ply
+    /// shorter, open again with the same numbers, so it takes the node's answer instead of
+    /// spending the budget again. (The d3-e3W split of the twenty-fourth session met three
+    /// such positions in its last six splits, each a search of 100 M nodes.) Kept in the store
+    /// like a searched answer, of 0 nodes. `None` where the store already answers it (that
+    /// answer stands), or where the node has other turns or was not searched so.
+    fn forced_answer(
+        &mut self,
+        index: usize,
+        positions: &[Position],
+    ) -> Result<Option<Answer>, SolveError> {
+        let before = &self.tree[index].answer;
+        let searched = matches!(
+            before.found,
+            Found::Searched | Found::Recalled | Found::Forced
+        );
+        let open = before.outcome == Outcome::Unknown && !before.stale && searched;
+        let [only] = positions else {
+            return Ok(None);
+        };
+        if !open || self.recall(only)?.is_some() {
+            return Ok(None);
+        }
+        let answer = Answer {
+            found: Found::Forced,
+            nodes: 0,
+            ..self.tree[index].answer.clone()
+        };
+        self.keep(only, &answer)?;
+        Ok(Some(answer))
     }
 
     /// Search again, with this run's budget, the open turns of the tree's node `index` that

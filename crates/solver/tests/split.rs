@@ -555,3 +555,46 @@ fn every_turn_is_searched_small_before_any_gets_the_whole_budget() {
     );
     assert_eq!(passes.len(), 2, "{passes:?}");
 }
+
+#[test]
+fn a_forced_turn_takes_the_answer_of_the_open_position_before_it_unsearched() {
+    // On 3x7 with 2,000 nodes a search, Black's only turn after c1-d2A is a forced capture.
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let store = tempfile::tempdir().unwrap();
+    let solve = solve_setup(&board, Some(&tables), 2_000);
+    let setup = split_setup(solve, Color::White, 12, Some(store.path()));
+    let answer = split(&setup, &start).unwrap();
+    assert_eq!(
+        checked(&answer, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    let found_of = |position: &Position| {
+        let turns = answer.positions.iter().flat_map(|p| &p.turns);
+        let turn = turns.into_iter().find(|t| t.position == *position);
+        turn.map(|t| t.found)
+    };
+    let forced: Vec<_> = (answer.positions.iter())
+        .filter(|p| p.turns.len() == 1 && p.turns[0].found == Found::Forced)
+        .collect();
+    assert!(!forced.is_empty(), "a forced turn met");
+    for position in &forced {
+        // Its position was split after a search left it open (or settled by the split), and
+        // the one position it leads to cost no search.
+        let before = found_of(&position.position);
+        assert!(
+            matches!(before, Some(Found::Searched | Found::Split)),
+            "{before:?}"
+        );
+        assert_eq!(position.turns[0].nodes, 0);
+    }
+    // Each split position with one turn is forced, unless the store or a search settled it.
+    for position in answer.positions.iter().filter(|p| p.turns.len() == 1) {
+        let turn = &position.turns[0];
+        assert!(turn.found == Found::Forced || turn.outcome != Outcome::Unknown);
+    }
+    // Kept in the store: a second run recalls the answer, searching nothing.
+    let again = split(&setup, &start).unwrap();
+    assert_eq!((again.searches, again.outcome), (0, Outcome::Proven));
+}
