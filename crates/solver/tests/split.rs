@@ -44,6 +44,14 @@ fn split_setup<'a>(
     }
 }
 
+/// The 3x7 board, its tables of up to 3 stones, and its start (a White win, SPEC.md §4).
+fn three_by_seven() -> (Board, Tables, Position) {
+    let board = Board::new(3, 7).unwrap();
+    let tables = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    (board, tables, start)
+}
+
 /// The split's answer, with its certificate checked where it settled: what the certificate
 /// confirms must be what the split says.
 fn checked(answer: &Split, tables: Option<&Tables>, side: Color, root: &Position) -> Outcome {
@@ -75,9 +83,7 @@ fn checked(answer: &Split, tables: Option<&Tables>, side: Color, root: &Position
 
 #[test]
 fn a_split_with_small_budgets_answers_what_one_search_does_with_a_checked_certificate() {
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let whole = solve(&solve_setup(&board, Some(&tables), 50_000_000), &start).unwrap();
     assert_eq!(
         whole.value,
@@ -109,9 +115,7 @@ fn a_split_with_small_budgets_answers_what_one_search_does_with_a_checked_certif
 
 #[test]
 fn a_split_too_shallow_for_its_budget_stays_open() {
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let setup = split_setup(
         solve_setup(&board, Some(&tables), 200),
         Color::White,
@@ -181,9 +185,7 @@ fn a_split_stops_open_only_where_nothing_within_its_depth_could_settle_it() {
 
 #[test]
 fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
     let solve = solve_setup(&board, Some(&tables), 2_000);
     let setup = split_setup(solve, Color::White, 12, Some(store.path()));
@@ -221,9 +223,7 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
 
 #[test]
 fn a_damaged_store_is_named_or_searched_again_never_trusted() {
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
     let solve = solve_setup(&board, Some(&tables), 2_000);
     let setup = split_setup(solve, Color::White, 12, Some(store.path()));
@@ -348,9 +348,7 @@ fn open_positions(answer: &Split) -> Vec<(Vec<String>, Vec<Outcome>)> {
 
 #[test]
 fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
     let small = split_setup(
         solve_setup(&board, Some(&tables), 100),
@@ -559,9 +557,7 @@ fn every_turn_is_searched_small_before_any_gets_the_whole_budget() {
 #[test]
 fn a_forced_turn_takes_the_answer_of_the_open_position_before_it_unsearched() {
     // On 3x7 with 2,000 nodes a search, Black's only turn after c1-d2A is a forced capture.
-    let board = Board::new(3, 7).unwrap();
-    let tables = Tables::build(&board, Rules::default(), 3);
-    let start = Position::standard_start(&board);
+    let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
     let solve = solve_setup(&board, Some(&tables), 2_000);
     let setup = split_setup(solve, Color::White, 12, Some(store.path()));
