@@ -594,3 +594,46 @@ fn a_forced_turn_takes_the_answer_of_the_open_position_before_it_unsearched() {
     let again = split(&setup, &start).unwrap();
     assert_eq!((again.searches, again.outcome), (0, Outcome::Proven));
 }
+
+/// A progress that keeps the split's notes.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl Progress for Notes {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn note(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}
+
+#[test]
+fn a_lone_search_has_its_turns_searched_beside_it_and_the_answer_stays_right() {
+    // 5x5, "can Black force a win?" (no), with a budget just above the small first one: all
+    // the root's turns but one settle small, and that one's whole search runs alone (it is
+    // left open, and split). The second worker searches the positions its turns lead to
+    // beside it. The answer is checked as any other.
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::standard_start(&board);
+    let notes = Notes::default();
+    let mut solve = solve_setup(&board, None, FIRST_NODES + FIRST_NODES / 16);
+    solve.limits.memory = 2 * FIRST_MEMORY;
+    solve.progress = &notes;
+    let answer = split(&split_setup(solve, Color::Black, 6, None), &start).unwrap();
+    assert_eq!(
+        checked(&answer, None, Color::Black, &start),
+        Outcome::Disproven
+    );
+    let notes = notes.0.lock().unwrap();
+    let ahead = notes
+        .iter()
+        .filter(|n| n.contains("searched ahead"))
+        .count();
+    assert!(ahead > 0, "{notes:?}");
+    // Every search counted once: the run's nodes are at least those its report lists.
+    let listed: u64 = (answer.positions.iter().flat_map(|p| &p.turns))
+        .filter(|t| t.found == Found::Searched)
+        .map(|t| t.nodes)
+        .sum();
+    assert!(answer.nodes >= listed, "{} < {listed}", answer.nodes);
+}
