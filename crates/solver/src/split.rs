@@ -164,7 +164,6 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         recalled: 0,
         positions: Vec::new(),
         known: HashMap::new(),
-        ahead: HashMap::new(),
         tree: Vec::new(),
         split_order: Vec::new(),
         splits: 0,
@@ -237,9 +236,6 @@ struct Splitter<'a> {
     positions: Vec<SplitPosition>,
     /// Every answer found in this run (searched, split or recalled), by position.
     known: HashMap<Node, Answer>,
-    /// Answers found by looking ahead (see [`Splitter::whole_with_look_ahead`]) that no
-    /// split has asked for yet, by position.
-    ahead: HashMap<Node, Answer>,
     /// The positions of the split: the root first, every turn of a split position a node.
     tree: Vec<TreeNode>,
     /// The nodes split, in the order they were.
@@ -310,7 +306,7 @@ impl<'a> Splitter<'a> {
         }
         if !self.splittable(root) {
             // Decided by the rules or the tables: one search answers at once.
-            let mut answers = self.search_all(&[*root], None, true, "the root", &[false])?;
+            let mut answers = self.search_all(&[*root], None, true, "the root")?;
             return Ok(answers.remove(0));
         }
         self.tree.push(TreeNode {
@@ -388,10 +384,7 @@ impl<'a> Splitter<'a> {
         let at = at_line(&self.tree[index].line);
         let answers = match self.forced_answer(index, &positions)? {
             Some(answer) => vec![answer],
-            None => {
-                let may_split = self.turns_may_split(index, &positions);
-                self.search_all(&positions, settling, search_now, &at, &may_split)?
-            }
+            None => self.search_all(&positions, settling, search_now, &at)?,
         };
         self.splits += 1;
         self.note_counts(&position, &self.tree[index].line, &answers);
@@ -461,8 +454,7 @@ impl<'a> Splitter<'a> {
             stale.iter().map(|&c| self.tree[c].answer.numbers).collect();
         let settling = self.settling_at(&node.position);
         let at = at_line(&node.line);
-        let may_split = self.turns_may_split(index, &positions);
-        let answers = self.search_batch(&positions, &earlier, Some(settling), &at, &may_split)?;
+        let answers = self.search_batch(&positions, &earlier, Some(settling), &at)?;
         let count = |outcome| answers.iter().filter(|a| a.outcome == outcome).count();
         self.setup.solve.progress.note(&format!(
             "{at}: {} turn{} searched again with {} nodes: {} wins after {}, cannot after {}, {} \
@@ -560,21 +552,6 @@ impl<'a> Splitter<'a> {
         node.line.len() <= self.setup.depth
             && !path.contains(&Node::of(&node.position))
             && self.splittable(&node.position)
-    }
-
-    /// For each of `positions` (turns of the tree's node `index`), whether best first may
-    /// split it once it is a leaf of the tree (as [`Splitter::may_split`] asks).
-    fn turns_may_split(&self, index: usize, positions: &[Position]) -> Vec<bool> {
-        let within_depth = self.tree[index].line.len() < self.setup.depth;
-        let mut line = Vec::new();
-        let mut at = Some(index);
-        while let Some(node) = at {
-            line.push(Node::of(&self.tree[node].position));
-            at = self.tree[node].parent;
-        }
-        (positions.iter())
-            .map(|p| within_depth && !line.contains(&Node::of(p)) && self.splittable(p))
-            .collect()
     }
 
     /// The open leaf to split (or search again) next, from node `index` down: at each split
@@ -710,7 +687,6 @@ impl<'a> Splitter<'a> {
         settling: Option<Outcome>,
         search_now: bool,
         at: &str,
-        may_split: &[bool],
     ) -> Result<Vec<Answer>, SolveError> {
         let mut answers: Vec<Option<Answer>> = Vec::new();
         for position in positions {
@@ -725,9 +701,7 @@ impl<'a> Splitter<'a> {
             .filter(|&i| answers[i].is_none() && !settled && search_now)
             .collect();
         let searching: Vec<Position> = to_search.iter().map(|&i| positions[i]).collect();
-        let splits: Vec<bool> = to_search.iter().map(|&i| may_split[i]).collect();
-        let earlier = vec![None; searching.len()];
-        let searched = self.search_batch(&searching, &earlier, settling, at, &splits)?;
+        let searched = self.search_batch(&searching, &vec![None; searching.len()], settling, at)?;
         for (i, answer) in to_search.into_iter().zip(searched) {
             answers[i] = Some(answer);
         }
@@ -742,17 +716,20 @@ impl<'a> Splitter<'a> {
     }
 
     /// Search SIDE's question at each of `positions` (`at`: where they are, for the notes),
-    /// each answer kept as its search ends, in two passes (see [`Splitter::two_passes`]).
-    /// `may_split[k]`: whether best first may split `positions[k]` later, so that its turns
-    /// are worth searching beside its own search where that runs alone (see
-    /// [`Splitter::whole_with_look_ahead`]).
+    /// each answer kept as its search ends. Above the small first budget (see
+    /// [`FIRST_NODES`]) each is searched small first, all of them before any gets the whole
+    /// budget; `earlier` holds the numbers a smaller budget of an earlier run left a position
+    /// open with, which stand for its small search. Those left open then get the whole
+    /// budget, the one nearest to `settling` first (df-pn's choice: least proof number where
+    /// that is "yes", least disproof number where "no"). Once one answer is `settling` (it
+    /// settles the position before them), no more searches are started: the ones not
+    /// searched are answered so.
     fn search_batch(
         &mut self,
         positions: &[Position],
         earlier: &[Option<(u32, u32)>],
         settling: Option<Outcome>,
         at: &str,
-        may_split: &[bool],
     ) -> Result<Vec<Answer>, SolveError> {
         let count = positions.len();
         if count == 0 {
@@ -763,72 +740,10 @@ impl<'a> Splitter<'a> {
             if count == 1 { "" } else { "es" },
             self.solve.limits.nodes
         ));
-        let workers = Workers {
-            count: self.setup.parallel.max(1),
-            halt: None,
-        };
-        let setup = self.solve;
-        let passes = self.two_passes(positions, earlier, settling, &setup, workers, may_split)?;
-        let looked_ahead = passes.ahead.len();
-        let mut answered_ahead = 0;
-        for (position, small, whole) in passes.ahead {
-            let (answer, kept) = self.count(small, whole);
-            if kept {
-                self.ahead.insert(Node::of(&position), answer);
-                answered_ahead += 1;
-            }
-        }
-        if looked_ahead > 0 {
-            self.setup.solve.progress.note(&format!(
-                "{at}: beside the lone search, {looked_ahead} positions its turns lead to \
-                 searched ahead, {answered_ahead} answered"
-            ));
-        }
-        let mut answers = Vec::new();
-        for ((position, small), whole) in positions.iter().zip(passes.small).zip(passes.whole) {
-            let (answer, kept) = self.count(small, whole);
-            if kept {
-                self.known.insert(Node::of(position), answer.clone());
-            }
-            answers.push(answer);
-        }
-        Ok(answers)
-    }
-
-    /// The answer of a position's two searches (see [`of_passes`]), their nodes counted.
-    fn count(&mut self, small: Option<Searched>, whole: Option<Searched>) -> (Answer, bool) {
-        let (answer, kept) = of_passes(small, whole);
-        if answer.nodes > 0 {
-            self.searches += 1;
-            self.nodes += answer.nodes;
-        }
-        (answer, kept)
-    }
-
-    /// SIDE's question at each of `positions`, with `setup`, `workers.count` searches at a
-    /// time. Above the small first budget (see [`FIRST_NODES`]) each is searched small first,
-    /// all of them before any gets the whole budget; `earlier` holds the numbers a smaller
-    /// budget of an earlier run left a position open with, which stand for its small search.
-    /// Those left open then get the whole budget, the one nearest to `settling` first (df-pn's
-    /// choice: least proof number where that is "yes", least disproof number where "no").
-    /// Once one answer is `settling` (it settles the position before them), no more searches
-    /// are started: the ones not searched are answered so. Where the whole budget goes to one
-    /// position alone that may be split (`may_split`), the positions its turns lead to are
-    /// searched beside it by the workers left over.
-    fn two_passes(
-        &self,
-        positions: &[Position],
-        earlier: &[Option<(u32, u32)>],
-        settling: Option<Outcome>,
-        setup: &SolveSetup,
-        workers: Workers,
-        may_split: &[bool],
-    ) -> Result<Passes, SolveError> {
-        let count = positions.len();
         let mut small: Vec<Option<Searched>> = (0..count).map(|_| None).collect();
-        if let Some(small_setup) = small_setup(setup) {
+        if let Some(setup) = self.small_setup() {
             let first: Vec<usize> = (0..count).filter(|&k| earlier[k].is_none()).collect();
-            small = self.search_pass(positions, &first, &small_setup, settling, workers)?;
+            small = self.search_pass(positions, &first, &setup, settling)?;
         }
         let settled = (small.iter().flatten()).any(|s| Some(s.answer.outcome) == settling);
         let numbers = |k: usize| match &small[k] {
@@ -839,138 +754,44 @@ impl<'a> Splitter<'a> {
             |k: &usize| (small[*k].as_ref()).is_none_or(|s| s.answer.outcome == Outcome::Unknown);
         let mut whole_order: Vec<usize> = (0..count).filter(open).collect();
         whole_order.sort_by_key(|&k| nearness(numbers(k), settling));
-        if settled || stop_asked(setup) || workers.halted() {
+        if settled || self.stopped() {
             whole_order.clear();
         }
-        let lone = self.lone_to_look_ahead(positions, &whole_order, workers, may_split);
-        let (whole, ahead) = match lone {
-            Some(lone) => self.whole_with_look_ahead(positions, lone, setup, settling, workers)?,
-            None => {
-                let whole = self.search_pass(positions, &whole_order, setup, settling, workers)?;
-                (whole, Vec::new())
+        let setup = self.solve;
+        let mut whole = self.search_pass(positions, &whole_order, &setup, settling)?;
+        let mut answers = Vec::new();
+        for (k, position) in positions.iter().enumerate() {
+            let (answer, kept) = of_passes(small[k].take(), whole[k].take());
+            if answer.nodes > 0 {
+                self.searches += 1;
+                self.nodes += answer.nodes;
             }
-        };
-        Ok(Passes {
-            small,
-            whole,
-            ahead,
+            if kept {
+                self.known.insert(Node::of(position), answer.clone());
+            }
+            answers.push(answer);
+        }
+        Ok(answers)
+    }
+
+    /// The setup of the small first search of each position (see [`FIRST_NODES`]), where
+    /// this run's budget and table are larger.
+    fn small_setup(&self) -> Option<SolveSetup<'a>> {
+        let limits = self.solve.limits;
+        let larger = limits.nodes > FIRST_NODES && limits.memory > FIRST_MEMORY;
+        larger.then_some(SolveSetup {
+            limits: Limits {
+                nodes: FIRST_NODES,
+                memory: FIRST_MEMORY,
+                ..limits
+            },
+            ..self.solve
         })
     }
 
-    /// The position whose turns to search beside its whole search, if there is one: the only
-    /// one of the whole pass, with workers to spare, one best first may split, with more than
-    /// one turn (a forced turn takes its answer unsearched, see
-    /// [`Splitter::forced_answer`]).
-    fn lone_to_look_ahead(
-        &self,
-        positions: &[Position],
-        whole_order: &[usize],
-        workers: Workers,
-        may_split: &[bool],
-    ) -> Option<usize> {
-        let &[lone] = whole_order else {
-            return None;
-        };
-        let worth = workers.count > 1 && may_split.get(lone) == Some(&true);
-        (worth && children(&self.solve, &positions[lone]).len() > 1).then_some(lone)
-    }
-
-    /// The whole search of `positions[lone]` alone, and beside it, by the other workers, the
-    /// two passes over the positions its turns lead to (those not answered yet): where its
-    /// search leaves it open, best first splits it next (as it does down the long lines of a
-    /// hard question, where each position has one open turn left) and finds them answered.
-    /// (In the twenty-fourth session's d3-e3W run with `--parallel 2`, every whole pass was
-    /// one search, the other core idle.) Once the lone search ends, no more searches are
-    /// started beside it (those under way finish and are kept); where it settled the position,
-    /// those under way are stopped and not kept. Returns the whole pass, and each turn's
-    /// position with its searches.
-    fn whole_with_look_ahead(
-        &self,
-        positions: &[Position],
-        lone: usize,
-        setup: &SolveSetup,
-        settling: Option<Outcome>,
-        workers: Workers,
-    ) -> Result<(Vec<Option<Searched>>, Vec<LookedAhead>), SolveError> {
-        let turns: Vec<Position> = children(&self.solve, &positions[lone])
-            .into_iter()
-            .map(|(_, position)| position)
-            .filter(|position| !self.answered(position))
-            .collect();
-        let settling_there = Some(self.settling_at(&positions[lone]));
-        // `cut` stops the searches ahead (Ctrl-C, or the lone search settled), `lone_done`
-        // starts no more of them, `ahead_done` ends the watch for Ctrl-C.
-        let (cut, lone_done, ahead_done) = (
-            AtomicBool::new(false),
-            AtomicBool::new(false),
-            AtomicBool::new(false),
-        );
-        let ahead_setup = SolveSetup {
-            stop: Some(&cut),
-            ..*setup
-        };
-        let ahead_workers = Workers {
-            count: workers.count - 1,
-            halt: Some(&lone_done),
-        };
-        let (none_earlier, none_split) = (vec![None; turns.len()], vec![false; turns.len()]);
-        let (whole, ahead) = std::thread::scope(|scope| {
-            let watcher = scope.spawn(|| {
-                while !ahead_done.load(Ordering::Relaxed) {
-                    if stop_asked(setup) {
-                        cut.store(true, Ordering::Relaxed);
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-            });
-            let ahead = scope.spawn(|| {
-                self.two_passes(
-                    &turns,
-                    &none_earlier,
-                    settling_there,
-                    &ahead_setup,
-                    ahead_workers,
-                    &none_split,
-                )
-            });
-            let alone = Workers {
-                count: 1,
-                ..workers
-            };
-            let whole = self.search_pass(positions, &[lone], setup, settling, alone);
-            let settled = whole.as_ref().map_or(true, |whole| {
-                (whole[lone].as_ref()).is_none_or(|s| s.answer.outcome != Outcome::Unknown)
-            });
-            if settled {
-                cut.store(true, Ordering::Relaxed);
-            }
-            lone_done.store(true, Ordering::Relaxed);
-            let ahead = ahead.join();
-            ahead_done.store(true, Ordering::Relaxed);
-            watcher.join().expect("the watcher panicked");
-            (whole, ahead.expect("a search panicked"))
-        });
-        let (whole, ahead) = (whole?, ahead?);
-        let looked_ahead = (turns.into_iter().zip(ahead.small).zip(ahead.whole))
-            .map(|((position, small), whole)| (position, small, whole))
-            .collect();
-        Ok((whole, looked_ahead))
-    }
-
-    /// Whether this run or the store already answers `position` (so that looking ahead
-    /// leaves it alone).
-    fn answered(&self, position: &Position) -> bool {
-        let node = Node::of(position);
-        if self.known.contains_key(&node) || self.ahead.contains_key(&node) {
-            return true;
-        }
-        let side = self.setup.side;
-        (self.setup.store).is_some_and(|dir| StoreFiles::new(dir, position, side).answer.exists())
-    }
-
     /// One pass of searches with `setup`: SIDE's question at `positions[k]` for each k of
-    /// `order`, in that order, `workers.count` at a time. Once one answer is `settling`, or
-    /// `setup`'s stop flag (Ctrl-C) or `workers.halt` is set, no more are started. Each answer that says something is written to the
+    /// `order`, in that order, `parallel` at a time. Once one answer is `settling`, or
+    /// Ctrl-C comes, no more are started. Each answer that says something is written to the
     /// store as its search ends (a run killed later keeps it): a settled one, or one left
     /// open with this run's whole budget spent.
     fn search_pass(
@@ -979,11 +800,9 @@ impl<'a> Splitter<'a> {
         order: &[usize],
         setup: &SolveSetup,
         settling: Option<Outcome>,
-        workers: Workers,
     ) -> Result<Vec<Option<Searched>>, SolveError> {
         let budget = setup.limits.nodes;
-        // A pass looking ahead (with a halt) runs beside the lone search's, which has the bar.
-        if !order.is_empty() && workers.halt.is_none() {
+        if !order.is_empty() {
             self.setup.solve.progress.phase(
                 &format!("split: {} searches of up to {budget} nodes", order.len()),
                 order.len() as u64 * budget,
@@ -995,10 +814,9 @@ impl<'a> Splitter<'a> {
         let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
             positions.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|scope| {
-            for _ in 0..workers.count.clamp(1, order.len().max(1)) {
+            for _ in 0..self.setup.parallel.clamp(1, order.len().max(1)) {
                 scope.spawn(|| loop {
-                    let halted = stop_asked(setup) || workers.halted();
-                    if halted || settled.load(Ordering::Relaxed) {
+                    if self.stopped() || settled.load(Ordering::Relaxed) {
                         break;
                     }
                     let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -1023,7 +841,7 @@ impl<'a> Splitter<'a> {
 
     /// One search with `setup`, its answer written to the store at once where it says
     /// something: settled, or (with `whole_budget`) left open with the budget spent, not cut
-    /// short by `setup`'s stop flag (Ctrl-C, or a look-ahead no longer needed).
+    /// short by Ctrl-C.
     fn search_and_store(
         &self,
         position: &Position,
@@ -1032,7 +850,7 @@ impl<'a> Splitter<'a> {
     ) -> Result<Searched, SolveError> {
         let answer = self.search_with(position, setup)?;
         let settled = answer.outcome != Outcome::Unknown;
-        let whole = settled || (whole_budget && !stop_asked(setup));
+        let whole = settled || (whole_budget && !self.stopped());
         if whole {
             self.write_store(position, &answer)?;
         }
@@ -1067,11 +885,6 @@ impl<'a> Splitter<'a> {
     fn recall(&mut self, position: &Position) -> Result<Option<Answer>, SolveError> {
         if let Some(answer) = self.known.get(&Node::of(position)) {
             return Ok(Some(answer.clone()));
-        }
-        // Searched (and counted) beside the search of the position before it.
-        if let Some(answer) = self.ahead.remove(&Node::of(position)) {
-            self.known.insert(Node::of(position), answer.clone());
-            return Ok(Some(answer));
         }
         let Some(directory) = self.setup.store else {
             return Ok(None);
@@ -1139,51 +952,6 @@ impl<'a> Splitter<'a> {
         };
         files.write_answer(&stored)
     }
-}
-
-/// How many searches of a pass run at once, and what stops it from starting more.
-#[derive(Clone, Copy)]
-struct Workers<'f> {
-    count: usize,
-    /// Once set, no more searches are started (those under way go on).
-    halt: Option<&'f AtomicBool>,
-}
-
-impl Workers<'_> {
-    fn halted(&self) -> bool {
-        self.halt.is_some_and(|flag| flag.load(Ordering::Relaxed))
-    }
-}
-
-/// Whether `setup`'s searches are asked to stop (Ctrl-C, or a look-ahead no longer needed).
-fn stop_asked(setup: &SolveSetup) -> bool {
-    setup.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
-}
-
-/// The searches of a batch's two passes, by position (see [`Splitter::two_passes`]), and
-/// those of the positions looked ahead at.
-struct Passes {
-    small: Vec<Option<Searched>>,
-    whole: Vec<Option<Searched>>,
-    ahead: Vec<LookedAhead>,
-}
-
-/// A position searched ahead, with its small and whole searches.
-type LookedAhead = (Position, Option<Searched>, Option<Searched>);
-
-/// The setup of the small first search of each position (see [`FIRST_NODES`]), where
-/// `setup`'s budget and table are larger.
-fn small_setup<'a>(setup: &SolveSetup<'a>) -> Option<SolveSetup<'a>> {
-    let limits = setup.limits;
-    let larger = limits.nodes > FIRST_NODES && limits.memory > FIRST_MEMORY;
-    larger.then_some(SolveSetup {
-        limits: Limits {
-            nodes: FIRST_NODES,
-            memory: FIRST_MEMORY,
-            ..limits
-        },
-        ..*setup
-    })
 }
 
 /// The answer at a position from its searches in the two passes of a batch (`small` and
