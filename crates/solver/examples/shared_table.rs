@@ -93,7 +93,7 @@ fn main() {
         );
     }
     let (mut total_nodes, clock) = (0, Instant::now());
-    let mut counts = [0usize; 3];
+    let (mut proven, mut disproven, mut open) = (0, 0, 0);
     for child in &next {
         let start = Instant::now();
         let mut fresh;
@@ -109,7 +109,11 @@ fn main() {
         let outcome = search.solve(child);
         let nodes = search.nodes() - before;
         total_nodes += nodes;
-        counts[index_of(outcome)] += 1;
+        match outcome {
+            Outcome::Proven => proven += 1,
+            Outcome::Disproven => disproven += 1,
+            Outcome::Unknown => open += 1,
+        }
         println!(
             "{}: {outcome:?}, {nodes} nodes, {:.1} s",
             format_position(&board, child),
@@ -117,24 +121,14 @@ fn main() {
         );
     }
     println!(
-        "{} turns ({}): {} proven, {} disproven, {} open; {total_nodes} nodes, {:.1} s",
+        "{} turns ({}): {proven} proven, {disproven} disproven, {open} open; {total_nodes} nodes, \
+         {:.1} s",
         next.len(),
         if options.shared {
             "one shared table"
         } else {
             "a table each"
         },
-        counts[0],
-        counts[1],
-        counts[2],
         clock.elapsed().as_secs_f64()
     );
-}
-
-fn index_of(outcome: Outcome) -> usize {
-    match outcome {
-        Outcome::Proven => 0,
-        Outcome::Disproven => 1,
-        Outcome::Unknown => 2,
-    }
 }
