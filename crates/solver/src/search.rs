@@ -596,7 +596,8 @@ impl<'a> Search<'a> {
             rules,
             tables,
             attacker,
-            filters: Filters::new(most_held),
+            // A certificate's reading off extends the search by its limit once more.
+            filters: Filters::new(most_held, limits.nodes.saturating_mul(2)),
             table,
             path: FastMap::default(),
             path_counts: vec![0; PATH_SLOTS],
@@ -1384,9 +1385,8 @@ impl<'a> Search<'a> {
     /// Keep a disproof of `position` (the next node of the path) that relies on the path from
     /// depth `relied` on. The store is a cache: it is emptied when it reaches its size limit.
     fn remember_path_dependent(&mut self, position: &Position, relied: u32) {
-        const LIMIT: usize = 1 << 22;
         const PER_POSITION: usize = 4;
-        if self.path_dependent_count >= LIMIT {
+        if self.path_dependent_count >= filters::PATH_DEPENDENT_ENTRIES {
             self.forget_path_dependent();
         }
         self.filters
