@@ -59,21 +59,16 @@ fn searching(c: &mut Criterion) {
 fn splitting(c: &mut Criterion) {
     let board = Board::new(3, 7).unwrap();
     let start = Position::standard_start(&board);
-    let setup = |nodes| SolveSetup {
-        board: &board,
-        rules: Rules::default(),
-        tables: None,
-        limits: Limits {
+    let setup = |nodes| {
+        let limits = Limits {
             nodes,
             memory: 1 << 20,
             ..Limits::default()
-        },
-        certificate: true,
-        stop: None,
-        progress: &NoProgress,
-        state: None,
-        save_every: None,
-        only: Some(Color::White),
+        };
+        SolveSetup {
+            only: Some(Color::White),
+            ..SolveSetup::new(&board, None, limits)
+        }
     };
     let mut group = c.benchmark_group("split");
     group.sample_size(10);

@@ -8,7 +8,7 @@
 //! positions of `--material` (White's stones v Black's, e.g. 3v3).
 
 use fanorona_engine::{format_position, Board, Position, Rules, Value};
-use fanorona_solver::{check, solve, Counting, Limits, NoProgress, SolveSetup, Tables};
+use fanorona_solver::{check, solve, Counting, Limits, SolveSetup, Tables};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -89,21 +89,14 @@ fn main() {
     let clock = Instant::now();
     for _ in 0..count {
         let position = Position::random_placement(&board, white, black, &mut seed);
+        let limits = Limits {
+            nodes: node_limit,
+            memory: 64 << 20,
+            counting,
+        };
         let setup = SolveSetup {
-            board: &board,
-            rules: Rules::default(),
-            tables: Some(&small),
-            limits: Limits {
-                nodes: node_limit,
-                memory: 64 << 20,
-                counting,
-            },
             certificate,
-            stop: None,
-            progress: &NoProgress,
-            state: None,
-            save_every: None,
-            only: None,
+            ..SolveSetup::new(&board, Some(&small), limits)
         };
         let expected = full.probe(&position).unwrap().value();
         let fen = format_position(&board, &position);

@@ -89,6 +89,26 @@ pub struct SolveSetup<'a> {
     pub only: Option<Color>,
 }
 
+impl<'a> SolveSetup<'a> {
+    /// Both searches, a certificate, the standard rules, nothing saved, no Ctrl-C to come and
+    /// no progress to show: the plain setup that a test, a benchmark or an example starts
+    /// from, changing what it needs with struct update syntax.
+    pub fn new(board: &'a Board, tables: Option<&'a Tables>, limits: Limits) -> SolveSetup<'a> {
+        SolveSetup {
+            board,
+            rules: Rules::default(),
+            tables,
+            limits,
+            certificate: true,
+            stop: None,
+            progress: &NoProgress,
+            state: None,
+            save_every: None,
+            only: None,
+        }
+    }
+}
+
 /// Solve `root`: its value for the side to move, and a certificate if asked for.
 pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError> {
     let mover = root.side;

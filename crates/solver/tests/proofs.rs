@@ -11,22 +11,12 @@ use fanorona_solver::{
 const NODES: u64 = 300_000;
 
 fn setup<'a>(board: &'a Board, tables: Option<&'a Tables>) -> SolveSetup<'a> {
-    SolveSetup {
-        board,
-        rules: Rules::default(),
-        tables,
-        limits: Limits {
-            nodes: NODES,
-            memory: 16 << 20,
-            ..Limits::default()
-        },
-        certificate: true,
-        stop: None,
-        progress: &NoProgress,
-        state: None,
-        save_every: None,
-        only: None,
-    }
+    let limits = Limits {
+        nodes: NODES,
+        memory: 16 << 20,
+        ..Limits::default()
+    };
+    SolveSetup::new(board, tables, limits)
 }
 
 /// Solve, check the certificate, and return the value.

@@ -10,22 +10,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn solve_setup<'a>(board: &'a Board, tables: Option<&'a Tables>, nodes: u64) -> SolveSetup<'a> {
-    SolveSetup {
-        board,
-        rules: Rules::default(),
-        tables,
-        limits: Limits {
-            nodes,
-            memory: 1 << 20,
-            ..Limits::default()
-        },
-        certificate: true,
-        stop: None,
-        progress: &NoProgress,
-        state: None,
-        save_every: None,
-        only: None,
-    }
+    let limits = Limits {
+        nodes,
+        memory: 1 << 20,
+        ..Limits::default()
+    };
+    SolveSetup::new(board, tables, limits)
 }
 
 fn split_setup<'a>(
