@@ -227,8 +227,10 @@ game() { # game BOARD PUBLISHED TABLE-STONES NAME [POSITION]
 # the others give a bound or nothing at that budget (data/results.md): about an hour and a
 # quarter in all on 2 cores, most of it building tables. 3x17 settles over 7 stones with a
 # larger budget (White wins, 364 M nodes for White's search; about 40 minutes, tables included):
-#   MEMORY=4096 MORE_MAX_NODES=1500000000 scripts/reproduce.sh more-boards 3x17:7 With BOARD[:STONES]… after the mode, those
-# boards alone.
+#   MEMORY=4096 MORE_MAX_NODES=1500000000 scripts/reproduce.sh more-boards 3x17:7
+# and 3x19 over 6 stones (White wins, 193 M nodes for both searches; about 4 minutes):
+#   MEMORY=4096 MORE_MAX_NODES=200000000 scripts/reproduce.sh more-boards 3x19
+# With BOARD[:STONES]… after the mode, those boards alone.
 if [ "$mode" = more-boards ]; then
     max_nodes=${MORE_MAX_NODES:-50000000}
     shift
