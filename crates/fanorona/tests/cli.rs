@@ -1398,3 +1398,47 @@ fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
         &["--each-turn"],
     );
 }
+
+#[test]
+fn a_certificate_found_apart_is_taken_into_a_split_store() {
+    let dir = scratch("split-take");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tables = dir.to_str().unwrap();
+    let proof = dir.join("white.proof");
+    let proof = proof.to_str().unwrap();
+    let store = dir.join("store");
+    let store = store.to_str().unwrap();
+    let apart = [
+        "solve", "--board", "3x5", "--tables", tables, "--only", "white",
+    ];
+    let found = json(&[&apart[..], &["--certificate", proof, "--json"]].concat());
+    assert_eq!(found["value"], "win");
+    // Split with no level to split and ten nodes a search: only the answer taken settles it.
+    let split = [
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        tables,
+        "--split",
+        "--only",
+        "white",
+        "--split-depth",
+        "0",
+        "--max-nodes",
+        "10",
+        "--state",
+        store,
+        "--json",
+    ];
+    let output = fanorona(&[&split[..], &["--take", proof]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("can White force a win? yes"), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["value"], "win");
+    assert_eq!(report["nodes"], 0);
+    let missing = dir.join("missing.proof");
+    let missing = missing.to_str().unwrap();
+    refused(&[&split[..], &["--take", missing]].concat(), 1, &[missing]);
+}

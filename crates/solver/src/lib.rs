@@ -45,7 +45,7 @@ pub use solve::{
     remove_saved_searches, saved_search, solve, LineStep, SavedSearch, Solution, SolveError,
     SolveSetup,
 };
-pub use split::{split, Found, Split, SplitPosition, SplitSetup, SplitTurn};
+pub use split::{split, take_into_store, Found, Split, SplitPosition, SplitSetup, SplitTurn};
 pub use tables::{checkpoint_name, materials, system_of, BuildControl, ProbeError, Tables};
 pub use verify::{
     material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, VerifyControl,

@@ -954,6 +954,66 @@ impl<'a> Splitter<'a> {
     }
 }
 
+/// Take a certificate found apart (by `solve --only SIDE --certificate FILE`, say, where one
+/// long search settled a position the split left open) into the store in `directory`: each of
+/// its claims is the settled answer of one question at its root, a win of the strategist
+/// "can it force a win?" yes, a hold "can the other side?" no. The store then answers those
+/// questions there like any of its own, and the split joins the certificate when the
+/// question above settles. The certificate is checked first, and must be of `setup`'s board,
+/// rules and tables (the split reads back only certificates of its own tables). Returns the
+/// root and, per claim, the side asked about and the answer.
+pub fn take_into_store(
+    directory: &Path,
+    setup: &SolveSetup,
+    certificate: &Certificate,
+) -> Result<(Position, Vec<(Color, Outcome)>), SolveError> {
+    let root = certificate.root.position();
+    let (stones, materials) = table_reach(setup.tables);
+    let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
+    let header = |c: &Certificate| {
+        let reach = (c.table_stones, c.table_materials.clone());
+        (c.rows, c.columns, c.blocked, reach)
+    };
+    if header(certificate) != header(&expected) {
+        return Err(SolveError(format!(
+            "a certificate of {}x{} with tables of {} stones, not of this split's {} with {} stones \
+             and its rules",
+            certificate.rows,
+            certificate.columns,
+            certificate.table_stones,
+            setup.board.size_name(),
+            stones
+        )));
+    }
+    crate::check::check(certificate, setup.tables)
+        .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
+    std::fs::create_dir_all(directory)
+        .map_err(|e| SolveError(format!("{}: {e}", directory.display())))?;
+    let mut answered = Vec::new();
+    for claim in &certificate.claims {
+        let (side, outcome) = match claim.goal {
+            Goal::Win => (claim.strategist(), Outcome::Proven),
+            Goal::NotLose => (claim.strategist().other(), Outcome::Disproven),
+        };
+        let files = StoreFiles::new(directory, &root, side);
+        let alone = Certificate {
+            claims: vec![claim.clone()],
+            ..certificate.clone()
+        };
+        files.write_certificate(&alone)?;
+        // Its search's budget and nodes are not known here: a settled answer needs neither.
+        let stored = Stored {
+            outcome,
+            budget: 0,
+            nodes: 0,
+            numbers: None,
+        };
+        files.write_answer(&stored)?;
+        answered.push((side, outcome));
+    }
+    Ok((root, answered))
+}
+
 /// The answer at a position from its searches in the two passes of a batch (`small` and
 /// `whole`, where it had them), with the nodes of both, and whether it says something (it is
 /// settled, or open after the whole budget).

@@ -3,8 +3,8 @@
 
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, split, split::FIRST_MEMORY, split::FIRST_NODES, Found, Goal, Limits, NoProgress,
-    Outcome, Progress, SolveSetup, Split, SplitSetup, Tables,
+    check, solve, split, split::FIRST_MEMORY, split::FIRST_NODES, take_into_store, Found, Goal,
+    Limits, NoProgress, Outcome, Progress, SolveSetup, Split, SplitSetup, Tables,
 };
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -209,6 +209,48 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
         Outcome::Proven
     );
     assert!(settled.searches > 0);
+}
+
+#[test]
+fn a_certificate_found_apart_is_checked_taken_into_the_store_and_read_back_unsearched() {
+    // Split with no level to split and 2,000 nodes a search, the 3x7 start stays open. One
+    // search of the whole question settles it apart; once its certificate is taken into the
+    // store, the split reads that answer back, searches nothing, and ends with it.
+    let (board, tables, start) = three_by_seven();
+    let store = tempfile::tempdir().unwrap();
+    let small = solve_setup(&board, Some(&tables), 2_000);
+    let shallow = split_setup(small, Color::White, 0, Some(store.path()));
+    assert_eq!(split(&shallow, &start).unwrap().outcome, Outcome::Unknown);
+    let mut whole = solve_setup(&board, Some(&tables), 50_000_000);
+    whole.limits.memory = 64 << 20;
+    whole.only = Some(Color::White);
+    let found = solve(&whole, &start).unwrap();
+    let certificate = found
+        .certificate
+        .expect("White's win, with its certificate");
+
+    // Refused: a claim the checker does not confirm, and a certificate of other tables.
+    let mut wrong = certificate.clone();
+    wrong.claims[0].strategist_is_white = false;
+    let error = take_into_store(store.path(), &small, &wrong).unwrap_err();
+    assert!(error.to_string().contains("does not hold"), "{error}");
+    let no_tables = solve_setup(&board, None, 2_000);
+    let error = take_into_store(store.path(), &no_tables, &certificate).unwrap_err();
+    assert!(error.to_string().contains("tables of 3 stones"), "{error}");
+    let still = split(&shallow, &start).unwrap();
+    assert_eq!((still.outcome, still.searches), (Outcome::Unknown, 0));
+
+    let taken = take_into_store(store.path(), &small, &certificate).unwrap();
+    assert_eq!(taken, (start, vec![(Color::White, Outcome::Proven)]));
+    let recalled = split(&shallow, &start).unwrap();
+    assert_eq!(
+        checked(&recalled, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert_eq!(
+        (recalled.searches, recalled.nodes, recalled.recalled),
+        (0, 0, 1)
+    );
 }
 
 #[test]

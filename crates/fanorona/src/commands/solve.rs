@@ -9,8 +9,8 @@ use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
 use fanorona_solver::{
-    check_with_progress, remove_saved_searches, solve, Certificate, Content, Counting, Limits,
-    Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
+    check_with_progress, remove_saved_searches, solve, take_into_store, Certificate, Content,
+    Counting, Limits, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -92,6 +92,11 @@ pub struct SolveArgs {
     /// store has it, searching nothing.
     #[arg(long, conflicts_with = "each_turn")]
     split: bool,
+    /// With --split and --state: first take these certificates into the store, each checked,
+    /// as the settled answers of the questions they answer at their positions (a long search
+    /// of a position the split left open, run apart with --only SIDE --certificate FILE).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires_all = ["split", "state"])]
+    take: Vec<PathBuf>,
     /// With --split: how many levels of turns below the position may be split.
     #[arg(long, value_name = "LEVELS", default_value_t = 12, requires = "split")]
     split_depth: usize,
@@ -281,6 +286,9 @@ impl SolveArgs {
             only,
         };
         if self.split {
+            if let Some(store) = self.state.as_deref() {
+                take_certificates(&self.take, store, &setup)?;
+            }
             let request = SplitRequest {
                 setup,
                 position,
@@ -672,6 +680,36 @@ fn certify(
     };
     check_and_write(certificate, tables, path)?;
     Ok(Some(certificate.size()))
+}
+
+/// Take each certificate of `files` into the split store `store` (`--take`), saying what
+/// it answers.
+fn take_certificates(files: &[PathBuf], store: &Path, setup: &SolveSetup) -> Result<(), CliError> {
+    for file in files {
+        let named =
+            |e: &dyn std::fmt::Display| CliError::Failure(format!("{}: {e}", file.display()));
+        let certificate = Certificate::read(file).map_err(|e| named(&e))?;
+        let (root, answered) =
+            take_into_store(store, setup, &certificate).map_err(|e| named(&e))?;
+        for (side, outcome) in answered {
+            let answer = if outcome == Outcome::Proven {
+                "yes"
+            } else {
+                "no"
+            };
+            let side = if side == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            eprintln!(
+                "took {}: at {}, can {side} force a win? {answer}",
+                file.display(),
+                format_position(setup.board, &root),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Check `certificate` and, if it holds, write it to `path`.
