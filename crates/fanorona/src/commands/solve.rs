@@ -177,7 +177,8 @@ fn turn_bound(solution: &Solution) -> Option<&'static str> {
     }
 }
 
-fn outcome_name(outcome: Outcome) -> &'static str {
+/// "yes", "no" or "unknown": a search's or a split's answer to its question.
+pub(crate) fn outcome_name(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Proven => "yes",
         Outcome::Disproven => "no",
@@ -692,20 +693,11 @@ fn take_certificates(files: &[PathBuf], store: &Path, setup: &SolveSetup) -> Res
         let (root, answered) =
             take_into_store(store, setup, &certificate).map_err(|e| named(&e))?;
         for (side, outcome) in answered {
-            let answer = if outcome == Outcome::Proven {
-                "yes"
-            } else {
-                "no"
-            };
-            let side = if side == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
             eprintln!(
-                "took {}: at {}, can {side} force a win? {answer}",
+                "took {}: at {}, can {side:?} force a win? {}",
                 file.display(),
                 format_position(setup.board, &root),
+                outcome_name(outcome)
             );
         }
     }

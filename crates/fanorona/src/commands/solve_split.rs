@@ -1,6 +1,7 @@
 //! `fanorona solve --split`: a position's value by searches of its turns apart, split again
 //! where they stay open, with the certificates joined (see `fanorona_solver::split`).
 
+use crate::commands::solve::outcome_name;
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, Board, Color, Position, Value};
 use fanorona_solver::{split, Certificate, Outcome, SolveSetup, Split, SplitPosition, SplitSetup};
@@ -71,14 +72,6 @@ struct TurnReport {
     nodes: u64,
     /// "search", "split" or "recalled".
     found: &'static str,
-}
-
-fn answer_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Proven => "yes",
-        Outcome::Disproven => "no",
-        Outcome::Unknown => "unknown",
-    }
 }
 
 /// Whether Ctrl-C was pressed.
@@ -212,7 +205,7 @@ pub fn run_split(request: &SplitRequest, tables_stones: usize) -> Result<(), Cli
 fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> QuestionReport {
     QuestionReport {
         side: side.name(),
-        answer: answer_name(split.outcome),
+        answer: outcome_name(split.outcome),
         nodes: split.nodes,
         searches: split.searches,
         recalled: split.recalled,
@@ -229,14 +222,14 @@ fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
     PositionReport {
         line: position.line.clone(),
         position: format_position(board, &position.position),
-        answer: answer_name(position.outcome),
+        answer: outcome_name(position.outcome),
         turns: position
             .turns
             .iter()
             .map(|turn| TurnReport {
                 turns: turn.notation.clone(),
                 position: format_position(board, &turn.position),
-                answer: answer_name(turn.outcome),
+                answer: outcome_name(turn.outcome),
                 nodes: turn.nodes,
                 found: turn.found.name(),
             })
