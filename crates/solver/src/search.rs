@@ -30,26 +30,25 @@
 mod filters;
 mod holds;
 mod position_map;
+mod saved_state;
+mod transposition;
 mod zeroed_memory;
 
 use crate::index::Material;
-use crate::part_file::PartFile;
-use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::tables::Tables;
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::{children, count_turns};
-use fanorona_engine::{hash, Bitboard, Board, Color, Position, Rules, Value};
+use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
 use filters::{Filters, MetMarks};
 use position_map::{PositionMap, PositionSet};
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use zeroed_memory::ZeroedMemory;
+use transposition::{Stored, TranspositionTable};
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
 /// third of the search's time; keys here are not chosen by an adversary).
@@ -95,11 +94,6 @@ fn side_code(side: Color) -> u8 {
         Color::Black => 2,
     }
 }
-
-/// The first bytes of a saved search.
-const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
-/// What begins the held set after the table in a saved search.
-const HELD_MAGIC: &[u8; 8] = b"HELDSET1";
 
 /// What one stone of lead adds to an unsearched position's numbers (see
 /// `Search::initial_numbers`). Measured on the 5x7, 7x5, 9x3 and 5x5 starts: 2 needs 19 to 50%
@@ -230,175 +224,6 @@ impl Numbers {
 
     fn is_disproven(self) -> bool {
         self.disproof == 0
-    }
-}
-
-/// One slot of the transposition table, four words so that a fresh table is zeroed memory
-/// (which the allocator hands out lazily):
-/// 0. the mover's stones, with bit 63 set when Black is to move;
-/// 1. the waiting stones, with bit 63 set when the slot is used;
-/// 2. proof number (low half) and disproof number (high half);
-/// 3. the height of a proof (low half) and the nodes spent on it (high half): the slot that
-///    cost more survives a collision.
-type Slot = [u64; 4];
-
-const BLACK_TO_MOVE: u64 = 1 << 63;
-const USED: u64 = 1 << 63;
-
-/// The position a used slot is about (the inverse of [`key`]).
-fn slot_position(slot: &Slot) -> Position {
-    let side = if slot[0] & BLACK_TO_MOVE != 0 {
-        Color::Black
-    } else {
-        Color::White
-    };
-    Position {
-        mover: Bitboard(slot[0] & !BLACK_TO_MOVE),
-        waiting: Bitboard(slot[1] & !USED),
-        side,
-    }
-}
-
-/// One slot of a saved table.
-fn read_slot(input: &mut impl Read) -> io::Result<Slot> {
-    let mut slot = [0u64; 4];
-    let mut word = [0u8; 8];
-    for value in slot.iter_mut() {
-        input.read_exact(&mut word)?;
-        *value = u64::from_le_bytes(word);
-    }
-    Ok(slot)
-}
-
-fn key(position: &Position) -> (u64, u64) {
-    let side = match position.side {
-        Color::White => 0,
-        Color::Black => BLACK_TO_MOVE,
-    };
-    (position.mover.0 | side, position.waiting.0 | USED)
-}
-
-/// A fixed-size table of two-slot buckets (64 bytes: one cache line each).
-struct TranspositionTable {
-    slots: ZeroedMemory<Slot>,
-    mask: usize,
-}
-
-/// What the table holds about one position.
-#[derive(Clone, Copy)]
-struct Stored {
-    proof: Number,
-    disproof: Number,
-    height: u32,
-}
-
-/// The positions of some of the table's slots with neither a proof nor a disproof.
-fn unresolved_in(slots: &[Slot]) -> impl Iterator<Item = Position> + '_ {
-    unresolved_with_work_in(slots).map(|(position, _)| position)
-}
-
-/// [`unresolved_in`], each with the nodes its last search spent on it.
-fn unresolved_with_work_in(slots: &[Slot]) -> impl Iterator<Item = (Position, u64)> + '_ {
-    slots.iter().filter_map(|slot| {
-        let numbers = slot[2];
-        let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
-        (slot[1] & USED != 0 && !resolved).then(|| (slot_position(slot), slot[3] >> 32))
-    })
-}
-
-/// How many slots [`TranspositionTable::parts`] puts in one run.
-const SLOTS_PER_PART: usize = 1 << 20;
-
-impl TranspositionTable {
-    fn new(bytes: usize) -> TranspositionTable {
-        let wanted = (bytes / std::mem::size_of::<Slot>()).max(2);
-        // The largest power of two of buckets that fits.
-        let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
-        TranspositionTable {
-            slots: ZeroedMemory::new(buckets * 2),
-            mask: buckets - 1,
-        }
-    }
-
-    /// The table's size in bytes.
-    fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
-    }
-
-    fn bucket(&self, position: &Position) -> usize {
-        self.bucket_of(hash(position))
-    }
-
-    /// The bucket of the position whose [`hash`] is `hash`.
-    fn bucket_of(&self, hash: u64) -> usize {
-        (hash as usize & self.mask) * 2
-    }
-
-    /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
-    /// that a later [`Self::get_hashed`] of it finds it there.
-    fn prefetch_hashed(&self, hash: u64) {
-        prefetch(&self.slots[self.bucket_of(hash)]);
-    }
-
-    /// Every position the table holds with neither a proof nor a disproof.
-    fn unresolved(&self) -> impl Iterator<Item = Position> + '_ {
-        unresolved_in(&self.slots)
-    }
-
-    /// The table's slots in runs, for work in parallel (each run's positions in order, the
-    /// runs in the table's order).
-    fn parts(&self) -> std::slice::Chunks<'_, Slot> {
-        self.slots.chunks(SLOTS_PER_PART)
-    }
-
-    fn get(&self, position: &Position) -> Option<Stored> {
-        self.get_hashed(position, hash(position))
-    }
-
-    /// [`Self::get`] of `position`, whose [`hash`] is `hash`.
-    fn get_hashed(&self, position: &Position, hash: u64) -> Option<Stored> {
-        let b = self.bucket_of(hash);
-        let (mover, waiting) = key(position);
-        self.slots[b..b + 2]
-            .iter()
-            .find(|slot| slot[0] == mover && slot[1] == waiting)
-            .map(|slot| Stored {
-                proof: slot[2] as u32,
-                disproof: (slot[2] >> 32) as u32,
-                height: slot[3] as u32,
-            })
-    }
-
-    fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
-        let (mover, waiting) = key(position);
-        let height = if numbers.is_proven() {
-            numbers.extra
-        } else {
-            0
-        };
-        self.store([
-            mover,
-            waiting,
-            numbers.proof as u64 | (numbers.disproof as u64) << 32,
-            height as u64 | work.min(u32::MAX as u64) << 32,
-        ]);
-    }
-
-    /// Write `slot` into its bucket: over the same position's slot, else over the one that
-    /// cost less work. (Keeping proofs first, whatever their work, was tried: it pushed out
-    /// the root's own children in a long 5x9 search; see `data/results.md`.)
-    fn store(&mut self, slot: Slot) {
-        let b = self.bucket(&slot_position(&slot));
-        let bucket = &mut self.slots[b..b + 2];
-        let work_of = |slot: &Slot| slot[3] >> 32;
-        let at = match bucket
-            .iter()
-            .position(|old| old[0] == slot[0] && old[1] == slot[1])
-        {
-            Some(i) => i,
-            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
-        };
-        bucket[at] = slot;
     }
 }
 
@@ -712,166 +537,6 @@ impl<'a> Search<'a> {
         if self.covered.len() != before {
             self.forget_path_dependent();
         }
-    }
-
-    /// Write what the transposition table knows to `path`, so that a later search can go on
-    /// from it ([`Search::resume`]). Path-dependent results are not kept (they are a cache).
-    /// The file is written beside `path` first and then takes its place, so a save that fails
-    /// (a full disk) leaves the last one whole; what it had written is removed. The error
-    /// names `path`.
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        self.write_state(path)
-            .map_err(|e| named(path, "saving the search to", e))
-    }
-
-    /// The body of [`Self::save`].
-    fn write_state(&self, path: &Path) -> io::Result<()> {
-        let (part, file) = PartFile::create(path.with_extension("tmp"))?;
-        let mut out = BufWriter::new(file);
-        out.write_all(STATE_MAGIC)?;
-        out.write_all(&[side_code(self.attacker)])?;
-        out.write_all(&self.nodes.to_le_bytes())?;
-        out.write_all(&(self.table.slots.len() as u64).to_le_bytes())?;
-        for slot in self.table.slots.iter() {
-            for word in slot {
-                out.write_all(&word.to_le_bytes())?;
-            }
-        }
-        // The held set after the table: without it a resumed search would find every hold
-        // again, closure by closure.
-        out.write_all(HELD_MAGIC)?;
-        out.write_all(&(self.held.len() as u64).to_le_bytes())?;
-        for position in self.held.positions() {
-            let (mover, waiting) = key(&position);
-            out.write_all(&mover.to_le_bytes())?;
-            out.write_all(&waiting.to_le_bytes())?;
-        }
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        crate::page_cache::forget(&file);
-        part.keep_as(path)
-    }
-
-    /// Go on from a table written by [`Search::save`] for the same attacker (of any size: see
-    /// below); the nodes spent before count toward the limit. The error names `path`.
-    pub fn resume(&mut self, path: &Path) -> io::Result<()> {
-        self.read_state(path)
-            .map_err(|e| named(path, "the saved search", e))
-    }
-
-    /// The body of [`Self::resume`].
-    fn read_state(&mut self, path: &Path) -> io::Result<()> {
-        let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
-        let mut input = BufReader::new(File::open(path)?);
-        let mut magic = [0u8; 8];
-        input.read_exact(&mut magic)?;
-        if &magic != STATE_MAGIC {
-            return Err(bad("not a saved search"));
-        }
-        let mut side = [0u8; 1];
-        input.read_exact(&mut side)?;
-        if side[0] != side_code(self.attacker) {
-            return Err(bad("saved for the other side"));
-        }
-        let mut word = [0u8; 8];
-        input.read_exact(&mut word)?;
-        let nodes = u64::from_le_bytes(word);
-        input.read_exact(&mut word)?;
-        let count = u64::from_le_bytes(word) as usize;
-        if count < 2 || !count.is_power_of_two() {
-            return Err(bad("a table size that is not a power of two"));
-        }
-        if count == self.table.slots.len() {
-            for slot in self.table.slots.iter_mut() {
-                *slot = read_slot(&mut input)?;
-            }
-        } else {
-            // Another --memory than the saved run's: move the entries into this table (where
-            // it is smaller, those that lose a collision are dropped).
-            self.table.slots.fill([0; 4]);
-            for _ in 0..count {
-                let slot = read_slot(&mut input)?;
-                if slot[1] & USED != 0 {
-                    self.table.store(slot);
-                }
-            }
-        }
-        // Gigabytes read once: dropped before the held set grows (see `page_cache`).
-        crate::page_cache::forget(input.get_ref());
-        // What follows the table: the header and the slots are 25 + 32 per slot bytes.
-        let after_table = std::fs::metadata(path)?
-            .len()
-            .saturating_sub(25 + 32 * count as u64);
-        self.read_held(&mut input, after_table)
-            .map_err(|e| bad(&e))?;
-        self.node_limit = self.node_limit.saturating_add(nodes);
-        self.nodes = nodes;
-        self.reported = nodes;
-        self.run_start = nodes;
-        self.run_clock = Instant::now();
-        (self.closure_seconds, self.last_closure) = (0.0, None);
-        // A closure soon after a resume finds the holds again, unless the file kept them.
-        self.next_closure = nodes
-            + if self.held.is_empty() {
-                FIRST_CLOSURE
-            } else {
-                MAX_CLOSURE_INTERVAL
-            };
-        Ok(())
-    }
-
-    /// The held set that follows the table in a saved search (files saved before it was kept
-    /// end with the table). Each position must fit the board, with the sides apart.
-    fn read_held(&mut self, input: &mut impl Read, bytes: u64) -> Result<(), String> {
-        let mut magic = [0u8; 8];
-        match input.read(&mut magic[..1]) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {}
-            Err(e) => return Err(e.to_string()),
-        }
-        let truncated = |e: io::Error| format!("its held set is cut short ({e})");
-        input.read_exact(&mut magic[1..]).map_err(truncated)?;
-        if &magic != HELD_MAGIC {
-            return Err("longer than its table, and not followed by a held set".into());
-        }
-        let mut word = [0u8; 8];
-        let mut read_word = |input: &mut dyn Read| {
-            input
-                .read_exact(&mut word)
-                .map(|_| u64::from_le_bytes(word))
-                .map_err(truncated)
-        };
-        let count = read_word(input)?;
-        // 16 bytes a position after the magic and the count: a damaged count must neither
-        // ask for memory the file does not fill nor read past it.
-        let room = bytes.saturating_sub(16) / 16;
-        if count > room {
-            return Err(format!(
-                "its held set is cut short ({count} positions announced, room for {room})"
-            ));
-        }
-        // Room for all at once, rather than growing on the way.
-        self.held.reserve(count as usize);
-        for _ in 0..count {
-            let slot = [read_word(input)?, read_word(input)? | USED, 0, 0];
-            let position = slot_position(&slot);
-            let (mover, waiting) = (position.mover, position.waiting);
-            if (mover | waiting) & !self.board.all() != Bitboard::EMPTY
-                || (mover & waiting).any()
-                || !mover.any()
-            {
-                return Err("a held position that does not fit the board".into());
-            }
-            if stones(&position) <= self.hold_stones {
-                self.mark_held(&position);
-            }
-        }
-        // Saved by a run with more memory, perhaps.
-        self.limit_held(self.most_held());
-        if input.read(&mut word).map_err(|e| e.to_string())? != 0 {
-            return Err("longer than its table and held set".into());
-        }
-        Ok(())
     }
 
     /// Allow `more` nodes beyond those already spent, to continue a search that gave up.
@@ -1798,6 +1463,8 @@ fn count_by_material(
 
 #[cfg(test)]
 mod tests {
+    use super::saved_state::HELD_MAGIC;
+    use super::transposition::{slot_position, USED};
     use super::*;
     use crate::progress::NoProgress;
 

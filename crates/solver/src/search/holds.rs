@@ -20,7 +20,8 @@
 //! turn), then, each time one is dropped, its parents are looked at again.
 
 use super::position_map::PositionMap;
-use super::{stones, unresolved_with_work_in, FastMap, Search, Slot};
+use super::transposition::{unresolved_with_work_in, Slot};
+use super::{stones, FastMap, Search};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Color, Position};
 use rayon::prelude::*;

@@ -1,0 +1,181 @@
+//! A search saved to a file and read back: the transposition table's slots, then the held set.
+//!
+//! Layout (little-endian): the magic `FANODFPN`, the attacker (1 White, 2 Black), the nodes
+//! spent, the number of slots and the slots (four words each); then `HELDSET1`, the number of
+//! held positions and each as its two key words.
+
+use super::transposition::{key, read_slot, slot_position, USED};
+use super::{named, side_code, stones, Search, FIRST_CLOSURE, MAX_CLOSURE_INTERVAL};
+use crate::part_file::PartFile;
+use fanorona_engine::Bitboard;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// The first bytes of a saved search.
+pub(super) const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
+/// What begins the held set after the table in a saved search.
+pub(super) const HELD_MAGIC: &[u8; 8] = b"HELDSET1";
+
+impl Search<'_> {
+    /// Write what the transposition table knows to `path`, so that a later search can go on
+    /// from it ([`Search::resume`]). Path-dependent results are not kept (they are a cache).
+    /// The file is written beside `path` first and then takes its place, so a save that fails
+    /// (a full disk) leaves the last one whole; what it had written is removed. The error
+    /// names `path`.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        self.write_state(path)
+            .map_err(|e| named(path, "saving the search to", e))
+    }
+
+    /// The body of [`Self::save`].
+    fn write_state(&self, path: &Path) -> io::Result<()> {
+        let (part, file) = PartFile::create(path.with_extension("tmp"))?;
+        let mut out = BufWriter::new(file);
+        out.write_all(STATE_MAGIC)?;
+        out.write_all(&[side_code(self.attacker)])?;
+        out.write_all(&self.nodes.to_le_bytes())?;
+        out.write_all(&(self.table.slots.len() as u64).to_le_bytes())?;
+        for slot in self.table.slots.iter() {
+            for word in slot {
+                out.write_all(&word.to_le_bytes())?;
+            }
+        }
+        // The held set after the table: without it a resumed search would find every hold
+        // again, closure by closure.
+        out.write_all(HELD_MAGIC)?;
+        out.write_all(&(self.held.len() as u64).to_le_bytes())?;
+        for position in self.held.positions() {
+            let (mover, waiting) = key(&position);
+            out.write_all(&mover.to_le_bytes())?;
+            out.write_all(&waiting.to_le_bytes())?;
+        }
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        crate::page_cache::forget(&file);
+        part.keep_as(path)
+    }
+
+    /// Go on from a table written by [`Search::save`] for the same attacker (of any size: see
+    /// below); the nodes spent before count toward the limit. The error names `path`.
+    pub fn resume(&mut self, path: &Path) -> io::Result<()> {
+        self.read_state(path)
+            .map_err(|e| named(path, "the saved search", e))
+    }
+
+    /// The body of [`Self::resume`].
+    fn read_state(&mut self, path: &Path) -> io::Result<()> {
+        let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
+        let mut input = BufReader::new(File::open(path)?);
+        let mut magic = [0u8; 8];
+        input.read_exact(&mut magic)?;
+        if &magic != STATE_MAGIC {
+            return Err(bad("not a saved search"));
+        }
+        let mut side = [0u8; 1];
+        input.read_exact(&mut side)?;
+        if side[0] != side_code(self.attacker) {
+            return Err(bad("saved for the other side"));
+        }
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let nodes = u64::from_le_bytes(word);
+        input.read_exact(&mut word)?;
+        let count = u64::from_le_bytes(word) as usize;
+        if count < 2 || !count.is_power_of_two() {
+            return Err(bad("a table size that is not a power of two"));
+        }
+        if count == self.table.slots.len() {
+            for slot in self.table.slots.iter_mut() {
+                *slot = read_slot(&mut input)?;
+            }
+        } else {
+            // Another --memory than the saved run's: move the entries into this table (where
+            // it is smaller, those that lose a collision are dropped).
+            self.table.slots.fill([0; 4]);
+            for _ in 0..count {
+                let slot = read_slot(&mut input)?;
+                if slot[1] & USED != 0 {
+                    self.table.store(slot);
+                }
+            }
+        }
+        // Gigabytes read once: dropped before the held set grows (see `page_cache`).
+        crate::page_cache::forget(input.get_ref());
+        // What follows the table: the header and the slots are 25 + 32 per slot bytes.
+        let after_table = std::fs::metadata(path)?
+            .len()
+            .saturating_sub(25 + 32 * count as u64);
+        self.read_held(&mut input, after_table)
+            .map_err(|e| bad(&e))?;
+        self.node_limit = self.node_limit.saturating_add(nodes);
+        self.nodes = nodes;
+        self.reported = nodes;
+        self.run_start = nodes;
+        self.run_clock = Instant::now();
+        (self.closure_seconds, self.last_closure) = (0.0, None);
+        // A closure soon after a resume finds the holds again, unless the file kept them.
+        self.next_closure = nodes
+            + if self.held.is_empty() {
+                FIRST_CLOSURE
+            } else {
+                MAX_CLOSURE_INTERVAL
+            };
+        Ok(())
+    }
+
+    /// The held set that follows the table in a saved search (files saved before it was kept
+    /// end with the table). Each position must fit the board, with the sides apart.
+    fn read_held(&mut self, input: &mut impl Read, bytes: u64) -> Result<(), String> {
+        let mut magic = [0u8; 8];
+        match input.read(&mut magic[..1]) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let truncated = |e: io::Error| format!("its held set is cut short ({e})");
+        input.read_exact(&mut magic[1..]).map_err(truncated)?;
+        if &magic != HELD_MAGIC {
+            return Err("longer than its table, and not followed by a held set".into());
+        }
+        let mut word = [0u8; 8];
+        let mut read_word = |input: &mut dyn Read| {
+            input
+                .read_exact(&mut word)
+                .map(|_| u64::from_le_bytes(word))
+                .map_err(truncated)
+        };
+        let count = read_word(input)?;
+        // 16 bytes a position after the magic and the count: a damaged count must neither
+        // ask for memory the file does not fill nor read past it.
+        let room = bytes.saturating_sub(16) / 16;
+        if count > room {
+            return Err(format!(
+                "its held set is cut short ({count} positions announced, room for {room})"
+            ));
+        }
+        // Room for all at once, rather than growing on the way.
+        self.held.reserve(count as usize);
+        for _ in 0..count {
+            let slot = [read_word(input)?, read_word(input)? | USED, 0, 0];
+            let position = slot_position(&slot);
+            let (mover, waiting) = (position.mover, position.waiting);
+            if (mover | waiting) & !self.board.all() != Bitboard::EMPTY
+                || (mover & waiting).any()
+                || !mover.any()
+            {
+                return Err("a held position that does not fit the board".into());
+            }
+            if stones(&position) <= self.hold_stones {
+                self.mark_held(&position);
+            }
+        }
+        // Saved by a run with more memory, perhaps.
+        self.limit_held(self.most_held());
+        if input.read(&mut word).map_err(|e| e.to_string())? != 0 {
+            return Err("longer than its table and held set".into());
+        }
+        Ok(())
+    }
+}

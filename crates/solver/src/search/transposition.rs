@@ -1,0 +1,180 @@
+//! The transposition table of a search: a fixed array of two-slot buckets, each slot a position
+//! with its proof and disproof numbers, the height of a proof and the work spent on it.
+
+use super::{Number, Numbers};
+use crate::prefetch::prefetch;
+use fanorona_engine::{hash, Bitboard, Color, Position};
+use std::io::{self, Read};
+
+use super::zeroed_memory::ZeroedMemory;
+
+/// One slot of the transposition table, four words so that a fresh table is zeroed memory
+/// (which the allocator hands out lazily):
+/// 0. the mover's stones, with bit 63 set when Black is to move;
+/// 1. the waiting stones, with bit 63 set when the slot is used;
+/// 2. proof number (low half) and disproof number (high half);
+/// 3. the height of a proof (low half) and the nodes spent on it (high half): the slot that
+///    cost more survives a collision.
+pub(super) type Slot = [u64; 4];
+
+pub(super) const BLACK_TO_MOVE: u64 = 1 << 63;
+pub(super) const USED: u64 = 1 << 63;
+
+/// The position a used slot is about (the inverse of [`key`]).
+pub(super) fn slot_position(slot: &Slot) -> Position {
+    let side = if slot[0] & BLACK_TO_MOVE != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Position {
+        mover: Bitboard(slot[0] & !BLACK_TO_MOVE),
+        waiting: Bitboard(slot[1] & !USED),
+        side,
+    }
+}
+
+/// One slot of a saved table.
+pub(super) fn read_slot(input: &mut impl Read) -> io::Result<Slot> {
+    let mut slot = [0u64; 4];
+    let mut word = [0u8; 8];
+    for value in slot.iter_mut() {
+        input.read_exact(&mut word)?;
+        *value = u64::from_le_bytes(word);
+    }
+    Ok(slot)
+}
+
+pub(super) fn key(position: &Position) -> (u64, u64) {
+    let side = match position.side {
+        Color::White => 0,
+        Color::Black => BLACK_TO_MOVE,
+    };
+    (position.mover.0 | side, position.waiting.0 | USED)
+}
+
+/// A fixed-size table of two-slot buckets (64 bytes: one cache line each).
+pub(super) struct TranspositionTable {
+    pub(super) slots: ZeroedMemory<Slot>,
+    mask: usize,
+}
+
+/// What the table holds about one position.
+#[derive(Clone, Copy)]
+pub(super) struct Stored {
+    pub(super) proof: Number,
+    pub(super) disproof: Number,
+    pub(super) height: u32,
+}
+
+/// The positions of some of the table's slots with neither a proof nor a disproof.
+fn unresolved_in(slots: &[Slot]) -> impl Iterator<Item = Position> + '_ {
+    unresolved_with_work_in(slots).map(|(position, _)| position)
+}
+
+/// [`unresolved_in`], each with the nodes its last search spent on it.
+pub(super) fn unresolved_with_work_in(
+    slots: &[Slot],
+) -> impl Iterator<Item = (Position, u64)> + '_ {
+    slots.iter().filter_map(|slot| {
+        let numbers = slot[2];
+        let resolved = numbers as u32 == 0 || (numbers >> 32) as u32 == 0;
+        (slot[1] & USED != 0 && !resolved).then(|| (slot_position(slot), slot[3] >> 32))
+    })
+}
+
+/// How many slots [`TranspositionTable::parts`] puts in one run.
+const SLOTS_PER_PART: usize = 1 << 20;
+
+impl TranspositionTable {
+    pub(super) fn new(bytes: usize) -> TranspositionTable {
+        let wanted = (bytes / std::mem::size_of::<Slot>()).max(2);
+        // The largest power of two of buckets that fits.
+        let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
+        TranspositionTable {
+            slots: ZeroedMemory::new(buckets * 2),
+            mask: buckets - 1,
+        }
+    }
+
+    /// The table's size in bytes.
+    pub(super) fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    pub(super) fn bucket(&self, position: &Position) -> usize {
+        self.bucket_of(hash(position))
+    }
+
+    /// The bucket of the position whose [`hash`] is `hash`.
+    pub(super) fn bucket_of(&self, hash: u64) -> usize {
+        (hash as usize & self.mask) * 2
+    }
+
+    /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
+    /// that a later [`Self::get_hashed`] of it finds it there.
+    pub(super) fn prefetch_hashed(&self, hash: u64) {
+        prefetch(&self.slots[self.bucket_of(hash)]);
+    }
+
+    /// Every position the table holds with neither a proof nor a disproof.
+    pub(super) fn unresolved(&self) -> impl Iterator<Item = Position> + '_ {
+        unresolved_in(&self.slots)
+    }
+
+    /// The table's slots in runs, for work in parallel (each run's positions in order, the
+    /// runs in the table's order).
+    pub(super) fn parts(&self) -> std::slice::Chunks<'_, Slot> {
+        self.slots.chunks(SLOTS_PER_PART)
+    }
+
+    pub(super) fn get(&self, position: &Position) -> Option<Stored> {
+        self.get_hashed(position, hash(position))
+    }
+
+    /// [`Self::get`] of `position`, whose [`hash`] is `hash`.
+    pub(super) fn get_hashed(&self, position: &Position, hash: u64) -> Option<Stored> {
+        let b = self.bucket_of(hash);
+        let (mover, waiting) = key(position);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|slot| slot[0] == mover && slot[1] == waiting)
+            .map(|slot| Stored {
+                proof: slot[2] as u32,
+                disproof: (slot[2] >> 32) as u32,
+                height: slot[3] as u32,
+            })
+    }
+
+    pub(super) fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
+        let (mover, waiting) = key(position);
+        let height = if numbers.is_proven() {
+            numbers.extra
+        } else {
+            0
+        };
+        self.store([
+            mover,
+            waiting,
+            numbers.proof as u64 | (numbers.disproof as u64) << 32,
+            height as u64 | work.min(u32::MAX as u64) << 32,
+        ]);
+    }
+
+    /// Write `slot` into its bucket: over the same position's slot, else over the one that
+    /// cost less work. (Keeping proofs first, whatever their work, was tried: it pushed out
+    /// the root's own children in a long 5x9 search; see `data/results.md`.)
+    pub(super) fn store(&mut self, slot: Slot) {
+        let b = self.bucket(&slot_position(&slot));
+        let bucket = &mut self.slots[b..b + 2];
+        let work_of = |slot: &Slot| slot[3] >> 32;
+        let at = match bucket
+            .iter()
+            .position(|old| old[0] == slot[0] && old[1] == slot[1])
+        {
+            Some(i) => i,
+            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
+        };
+        bucket[at] = slot;
+    }
+}
