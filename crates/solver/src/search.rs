@@ -44,8 +44,7 @@ use filters::{Filters, MetMarks};
 use position_map::{PositionMap, PositionSet};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use transposition::{Stored, TranspositionTable};
@@ -86,14 +85,6 @@ impl Hasher for WordHasher {
 /// A proof or disproof number: `INFINITE` means resolved.
 pub type Number = u32;
 pub const INFINITE: Number = Number::MAX;
-
-/// The attacker's colour as one byte in a saved search.
-fn side_code(side: Color) -> u8 {
-    match side {
-        Color::White => 1,
-        Color::Black => 2,
-    }
-}
 
 /// What one stone of lead adds to an unsearched position's numbers (see
 /// `Search::initial_numbers`). Measured on the 5x7, 7x5, 9x3 and 5x5 starts: 2 needs 19 to 50%
@@ -225,11 +216,6 @@ impl Numbers {
     fn is_disproven(self) -> bool {
         self.disproof == 0
     }
-}
-
-/// `error` of the file `path`, said as "{what} {path}: {error}".
-fn named(path: &Path, what: &str, error: io::Error) -> io::Error {
-    io::Error::new(error.kind(), format!("{what} {}: {error}", path.display()))
 }
 
 /// Sum of proof numbers: infinite if one is, otherwise capped just below.

@@ -4,10 +4,10 @@
 //! spent, the number of slots and the slots (four words each); then `HELDSET1`, the number of
 //! held positions and each as its two key words.
 
-use super::transposition::{key, read_slot, slot_position, USED};
-use super::{named, side_code, stones, Search, FIRST_CLOSURE, MAX_CLOSURE_INTERVAL};
+use super::transposition::{key, slot_position, Slot, USED};
+use super::{stones, Search, FIRST_CLOSURE, MAX_CLOSURE_INTERVAL};
 use crate::part_file::PartFile;
-use fanorona_engine::Bitboard;
+use fanorona_engine::{Bitboard, Color};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -17,6 +17,30 @@ use std::time::Instant;
 pub(super) const STATE_MAGIC: &[u8; 8] = b"FANODFPN";
 /// What begins the held set after the table in a saved search.
 pub(super) const HELD_MAGIC: &[u8; 8] = b"HELDSET1";
+
+/// The attacker's colour as one byte in a saved search.
+fn side_code(side: Color) -> u8 {
+    match side {
+        Color::White => 1,
+        Color::Black => 2,
+    }
+}
+
+/// `error` of the file `path`, said as "{what} {path}: {error}".
+fn named(path: &Path, what: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{what} {}: {error}", path.display()))
+}
+
+/// One slot of a saved table.
+fn read_slot(input: &mut impl Read) -> io::Result<Slot> {
+    let mut slot = [0u64; 4];
+    let mut word = [0u8; 8];
+    for value in slot.iter_mut() {
+        input.read_exact(&mut word)?;
+        *value = u64::from_le_bytes(word);
+    }
+    Ok(slot)
+}
 
 impl Search<'_> {
     /// Write what the transposition table knows to `path`, so that a later search can go on

@@ -4,7 +4,6 @@
 use super::{Number, Numbers};
 use crate::prefetch::prefetch;
 use fanorona_engine::{hash, Bitboard, Color, Position};
-use std::io::{self, Read};
 
 use super::zeroed_memory::ZeroedMemory;
 
@@ -32,17 +31,6 @@ pub(super) fn slot_position(slot: &Slot) -> Position {
         waiting: Bitboard(slot[1] & !USED),
         side,
     }
-}
-
-/// One slot of a saved table.
-pub(super) fn read_slot(input: &mut impl Read) -> io::Result<Slot> {
-    let mut slot = [0u64; 4];
-    let mut word = [0u8; 8];
-    for value in slot.iter_mut() {
-        input.read_exact(&mut word)?;
-        *value = u64::from_le_bytes(word);
-    }
-    Ok(slot)
 }
 
 pub(super) fn key(position: &Position) -> (u64, u64) {
