@@ -129,6 +129,9 @@ pub struct SplitPosition {
     pub position: Position,
     pub outcome: Outcome,
     pub turns: Vec<SplitTurn>,
+    /// Whether a position above it on its line is settled: split while that was open, its
+    /// answer no longer bears on the question, so it is no place to search further.
+    pub moot: bool,
 }
 
 /// The answer of a split search.
@@ -615,9 +618,22 @@ impl<'a> Splitter<'a> {
                             }
                         })
                         .collect(),
+                    moot: self.settled_above(index),
                 }
             })
             .collect()
+    }
+
+    /// Whether some position above node `index` on its line from the root is settled.
+    fn settled_above(&self, index: usize) -> bool {
+        let mut above = self.tree[index].parent;
+        while let Some(node) = above {
+            if self.tree[node].answer.outcome != Outcome::Unknown {
+                return true;
+            }
+            above = self.tree[node].parent;
+        }
+        false
     }
 
     /// A note of where `position` stands after its turns were searched.

@@ -626,3 +626,52 @@ fn a_forced_turn_takes_the_answer_of_the_open_position_before_it_unsearched() {
     let again = split(&setup, &start).unwrap();
     assert_eq!((again.searches, again.outcome), (0, Outcome::Proven));
 }
+
+/// The positions of `answer` with a position settled above them on their line (found from the
+/// lines, apart from the split's own tree).
+fn under_settled(answer: &Split) -> Vec<bool> {
+    let settled: Vec<&Vec<String>> = answer
+        .positions
+        .iter()
+        .filter(|p| p.outcome != Outcome::Unknown)
+        .map(|p| &p.line)
+        .collect();
+    answer
+        .positions
+        .iter()
+        .map(|p| {
+            settled
+                .iter()
+                .any(|line| line.len() < p.line.len() && p.line.starts_with(line))
+        })
+        .collect()
+}
+
+#[test]
+fn positions_split_below_a_settled_one_are_marked_moot() {
+    // 200 nodes a search, five levels, one search at a time: the 3x7 start stays open, and
+    // some positions split early end below one that a later search settled (28 of 499, open).
+    // Exactly the positions below a settled one are moot.
+    let (board, tables, start) = three_by_seven();
+    let setup = SplitSetup {
+        parallel: 1,
+        ..split_setup(
+            solve_setup(&board, Some(&tables), 200),
+            Color::White,
+            5,
+            None,
+        )
+    };
+    let answer = split(&setup, &start).unwrap();
+    assert_eq!(answer.outcome, Outcome::Unknown);
+    let moot: Vec<bool> = answer.positions.iter().map(|p| p.moot).collect();
+    assert_eq!(moot, under_settled(&answer));
+    let open_and_moot = answer
+        .positions
+        .iter()
+        .filter(|p| p.moot && p.outcome == Outcome::Unknown)
+        .count();
+    assert!(open_and_moot > 0, "no open position below a settled one");
+    let root = answer.positions.last().unwrap();
+    assert!(root.line.is_empty() && !root.moot);
+}

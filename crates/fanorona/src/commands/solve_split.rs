@@ -61,6 +61,8 @@ struct PositionReport {
     position: String,
     answer: &'static str,
     turns: Vec<TurnReport>,
+    /// A position above it on its line is settled: its answer no longer bears on the question.
+    moot: bool,
 }
 
 #[derive(Serialize)]
@@ -234,6 +236,7 @@ fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
                 found: turn.found.name(),
             })
             .collect(),
+        moot: position.moot,
     }
 }
 
@@ -251,14 +254,23 @@ fn print_human(report: &SplitReport, table_stones: usize, request: &SplitRequest
     };
     println!("value     {value} for the side to move");
     for question in &report.questions {
-        let open = question
-            .split_positions
-            .iter()
-            .filter(|p| p.answer == "unknown")
-            .count();
+        let open = |moot: bool| {
+            let positions = question.split_positions.iter();
+            positions
+                .filter(|p| p.answer == "unknown" && p.moot == moot)
+                .count()
+        };
+        // Once the question is settled, every position split is below it.
+        let open_note = match (question.answer, open(false), open(true)) {
+            ("unknown", open, 0) => format!(", {open} of them left open"),
+            ("unknown", open, moot) => {
+                format!(", {open} of them left open and {moot} more below a settled one")
+            }
+            _ => String::new(),
+        };
         println!(
             "can {} force a win? {} ({} searches, {} nodes, {} answers recalled; {} positions \
-             split, {open} of them left open; {:.1} s)",
+             split{open_note}; {:.1} s)",
             question.side,
             question.answer,
             question.searches,
@@ -290,8 +302,9 @@ fn print_human(report: &SplitReport, table_stones: usize, request: &SplitRequest
 const OPEN_LINES: usize = 5;
 
 /// Where a question's split stands at its root (how many turns are answered each way, and
-/// the open ones), then the deepest positions it left open (`lines` of them), each with the
-/// turns that lead there and its open turns: where the question is held up.
+/// the open ones), then the deepest positions it left open that still bear on it (`lines` of
+/// them), each with the turns that lead there and its open turns: where the question is held
+/// up.
 fn print_open_lines(question: &QuestionReport, lines: usize) {
     let open_turns = |position: &PositionReport| -> String {
         let open = position.turns.iter().filter(|t| t.answer == "unknown");
@@ -312,7 +325,7 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
     let mut open: Vec<&PositionReport> = question
         .split_positions
         .iter()
-        .filter(|p| p.answer == "unknown" && !p.line.is_empty())
+        .filter(|p| p.answer == "unknown" && !p.moot && !p.line.is_empty())
         .collect();
     open.sort_by_key(|p| std::cmp::Reverse(p.line.len()));
     for position in open.iter().take(lines) {
