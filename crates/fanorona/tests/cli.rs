@@ -1330,6 +1330,22 @@ fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
         (root["line"].as_array().unwrap().len(), &root["answer"]),
         (0, &"yes".into())
     );
+    // The 3x7 start holds 20 stones; with the root settled, every position below it is moot.
+    assert_eq!(
+        (&root["stones"], &root["moot"]),
+        (&20.into(), &false.into())
+    );
+    let below = white["split_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .skip(1);
+    assert!(below.clone().count() > 0);
+    for position in below {
+        assert_eq!(position["moot"], true, "{position}");
+        assert!(position["stones"].as_u64().unwrap() < 20, "{position}");
+    }
     let checked = json(&["check-proof", proof, "--json"]);
     assert_eq!(
         (&checked["holds"], &checked["value"]),

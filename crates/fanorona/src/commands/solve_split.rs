@@ -59,6 +59,8 @@ struct PositionReport {
     /// The turns from the root that lead here (one per ply).
     line: Vec<String>,
     position: String,
+    /// Stones on the board: how far the position is from the tables.
+    stones: u32,
     answer: &'static str,
     turns: Vec<TurnReport>,
     /// A position above it on its line is settled: its answer no longer bears on the question.
@@ -224,6 +226,7 @@ fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
     PositionReport {
         line: position.line.clone(),
         position: format_position(board, &position.position),
+        stones: position.position.mover.count() + position.position.waiting.count(),
         answer: outcome_name(position.outcome),
         turns: position
             .turns
@@ -303,8 +306,8 @@ const OPEN_LINES: usize = 5;
 
 /// Where a question's split stands at its root (how many turns are answered each way, and
 /// the open ones), then the deepest positions it left open that still bear on it (`lines` of
-/// them), each with the turns that lead there and its open turns: where the question is held
-/// up.
+/// them), each with the turns that lead there, its stones and its open turns: where the
+/// question is held up.
 fn print_open_lines(question: &QuestionReport, lines: usize) {
     let open_turns = |position: &PositionReport| -> String {
         let open = position.turns.iter().filter(|t| t.answer == "unknown");
@@ -330,8 +333,9 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
     open.sort_by_key(|p| std::cmp::Reverse(p.line.len()));
     for position in open.iter().take(lines) {
         println!(
-            "  open after {}: {}",
+            "  open after {} ({} stones): {}",
             position.line.join(" "),
+            position.stones,
             open_turns(position)
         );
     }
