@@ -48,3 +48,8 @@ pub fn print_json(value: &impl serde::Serialize) {
         serde_json::to_string(value).expect("plain data always serialises")
     );
 }
+
+/// The width of the widest turn notation in a list, so a column of turns lines up.
+pub fn notation_width<'a>(notations: impl Iterator<Item = &'a str>) -> usize {
+    notations.map(str::len).max().unwrap_or(0)
+}

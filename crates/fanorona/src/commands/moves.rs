@@ -1,6 +1,6 @@
 //! `fanorona moves`: every legal turn of a position, with the position it leads to.
 
-use crate::output::{print_json, CliError};
+use crate::output::{notation_width, print_json, CliError};
 use crate::setup::PositionArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, turns, Rules};
@@ -45,12 +45,7 @@ impl MovesArgs {
             print_json(&report);
             return Ok(());
         }
-        let width = report
-            .turns
-            .iter()
-            .map(|t| t.notation.len())
-            .max()
-            .unwrap_or(0);
+        let width = notation_width(report.turns.iter().map(|t| t.notation.as_str()));
         for turn in &report.turns {
             println!("{:<width$}  {}", turn.notation, turn.result);
         }

@@ -1,6 +1,6 @@
 //! `fanorona query`: a position's value and distance from the tables, and every turn's.
 
-use crate::output::{print_json, CliError};
+use crate::output::{notation_width, print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
@@ -97,12 +97,7 @@ fn print_human(report: &QueryReport, entry: Entry) {
             entry.distance().unwrap_or(0)
         ),
     }
-    let width = report
-        .turns
-        .iter()
-        .map(|t| t.notation.len())
-        .max()
-        .unwrap_or(0);
+    let width = notation_width(report.turns.iter().map(|t| t.notation.as_str()));
     for turn in &report.turns {
         let plies = turn.plies.map_or(String::new(), |p| format!(" in {p}"));
         println!("  {:<width$}  {}{plies}", turn.notation, turn.value);
