@@ -129,6 +129,41 @@ fn bad_input_is_named_with_exit_code_2() {
     }
 }
 
+/// A position or a build beyond what any table can number is refused with its reason, before
+/// any work (numbering 21 stones to move would take gigabytes, then panic): the 5x9 start's
+/// materials, a layer of 12 stones on 5x9 (11v1 among them) and a material named alone.
+#[test]
+fn tables_beyond_what_can_be_numbered_are_refused_not_attempted() {
+    let dir = scratch("tables-too-large");
+    let dir_arg = dir.to_str().unwrap();
+    let start = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w";
+    refused(
+        &["query", "--position", start, "--tables", dir_arg],
+        1,
+        &["22v22", "too large to number"],
+    );
+    let build = ["tables", "build", "--board", "5x9", "--tables", dir_arg];
+    refused(&[&build[..], &["--stones", "12"]].concat(), 2, &["11v1"]);
+    refused(
+        &[&build[..], &["--stones", "12", "--only", "11v1"]].concat(),
+        2,
+        &["11v1 is too large"],
+    );
+    assert!(!dir.exists(), "nothing was built");
+    // A 6v6 table can be numbered: the query names its missing file and how to build it.
+    refused(
+        &[
+            "query",
+            "--position",
+            "BBBBBB3/9/9/9/WWWWWW3 w",
+            "--tables",
+            dir_arg,
+        ],
+        1,
+        &["5x9-loss-6v6.fntb is missing", "--stones 12 --only 6v6"],
+    );
+}
+
 /// A fresh directory under the target directory (removed first).
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

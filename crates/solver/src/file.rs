@@ -185,6 +185,11 @@ pub enum TableError {
     BadChecksum {
         path: PathBuf,
     },
+    /// A file of a material with more positions than the tables' index can number (no build
+    /// writes one).
+    TooLarge {
+        path: PathBuf,
+    },
     /// A build or verification stopped on request, its state saved in `path` (run it again
     /// to go on).
     Stopped {
@@ -220,6 +225,11 @@ impl fmt::Display for TableError {
                     path.display()
                 )
             }
+            TableError::TooLarge { path } => write!(
+                f,
+                "table file {} is of a material too large to number: no table of it can be built",
+                path.display()
+            ),
             TableError::Stopped { path } => write!(
                 f,
                 "interrupted; the state is saved in {}: run the same command to go on",

@@ -181,6 +181,13 @@ impl std::fmt::Debug for MaterialIndex {
 }
 
 impl MaterialIndex {
+    /// Whether this index can number `material` on `board`: the mover's sets are numbered
+    /// with 32 bits, and the material must fit on the board.
+    pub fn can_number(board: &Board, material: Material) -> bool {
+        material.stones() <= board.points()
+            && choose(board.points(), material.mover) <= u32::MAX as u64
+    }
+
     pub fn new(board: &Board, material: Material) -> MaterialIndex {
         let points = board.points();
         assert!(
@@ -420,6 +427,23 @@ fn gosper(set: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_material_can_be_numbered_while_its_movers_sets_fit_in_32_bits() {
+        // C(45, 10) = 3,190,187,286 fits in 32 bits; C(45, 11) = 10,150,595,910 does not.
+        let board = Board::new(5, 9).unwrap();
+        assert!(MaterialIndex::can_number(&board, Material::new(10, 1)));
+        assert!(MaterialIndex::can_number(&board, Material::new(1, 10)));
+        assert!(!MaterialIndex::can_number(&board, Material::new(11, 1)));
+        assert!(MaterialIndex::can_number(&board, Material::new(6, 6)));
+        assert_eq!(crate::most_table_stones(&board), 11);
+        let small = Board::new(3, 3).unwrap();
+        assert!(
+            !MaterialIndex::can_number(&small, Material::new(5, 5)),
+            "more than fits"
+        );
+        assert_eq!(crate::most_table_stones(&small), 9);
+    }
 
     #[test]
     fn waiting_sets_from_a_rank_go_on_as_all_of_them_do() {

@@ -46,7 +46,9 @@ pub use solve::{
     SolveSetup,
 };
 pub use split::{split, take_into_store, Found, Split, SplitPosition, SplitSetup, SplitTurn};
-pub use tables::{checkpoint_name, materials, system_of, BuildControl, ProbeError, Tables};
+pub use tables::{
+    checkpoint_name, materials, most_table_stones, system_of, BuildControl, ProbeError, Tables,
+};
 pub use verify::{
     material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, VerifyControl,
 };

@@ -212,6 +212,16 @@ pub fn materials(max_stones: usize) -> impl Iterator<Item = Material> {
     (2..=max_stones).flat_map(|n| (1..n).map(move |a| Material::new(a, n - a)))
 }
 
+/// The most stones a table of `board` can hold: the largest count whose every material the
+/// index can number (11 on 5x9, where ten stones to move are the most it numbers; every
+/// point on the small boards). Far more than any machine can build; the limit is the format's.
+pub fn most_table_stones(board: &Board) -> usize {
+    (2..=board.points())
+        .take_while(|&n| (1..n).all(|a| MaterialIndex::can_number(board, Material::new(a, n - a))))
+        .last()
+        .unwrap_or(0)
+}
+
 impl Tables {
     fn empty(board: &Board, rules: Rules) -> Tables {
         Tables {
@@ -380,8 +390,8 @@ impl Tables {
     /// Open `material`'s entry file by blocks, unless it is open already.
     fn open_by_blocks(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
         if self.tables.get(&material).is_none() {
-            let index = MaterialIndex::new(&self.board, material);
             let id = TableId::new(&self.board, &self.rules, material);
+            let index = self.index_of_present(material, &[&id], directory)?;
             let file = TableFile::open_by_blocks(directory, &id, index.size())?;
             self.tables.insert(material, (index, Entries::File(file)));
         }
@@ -486,8 +496,11 @@ impl Tables {
         content: Content,
         directory: &Path,
     ) -> Result<(), TableError> {
-        let index = MaterialIndex::new(&self.board, material);
         let id = TableId::new(&self.board, &self.rules, material);
+        let index = match content {
+            Content::Entries => self.index_of_present(material, &[&id], directory)?,
+            Content::Values => self.index_of_present(material, &[&id.values(), &id], directory)?,
+        };
         let file = match content {
             Content::Entries => TableFile::open(directory, &id, index.size())?,
             Content::Values => match TableFile::open(directory, &id.values(), index.size()) {
@@ -497,6 +510,31 @@ impl Tables {
         };
         self.tables.insert(material, (index, Entries::File(file)));
         Ok(())
+    }
+
+    /// The index of `material`, once one of its files (`ids`, in order of preference) is known
+    /// to be in `directory`. Numbering a material takes memory in proportion to its mover's
+    /// sets (most of a gigabyte for eight stones a side on 5x9), and a large one cannot be
+    /// numbered at all, so a material with no file is named missing before it is numbered.
+    fn index_of_present(
+        &self,
+        material: Material,
+        ids: &[&TableId],
+        directory: &Path,
+    ) -> Result<MaterialIndex, TableError> {
+        let paths: Vec<PathBuf> = ids
+            .iter()
+            .map(|id| directory.join(id.file_name()))
+            .collect();
+        let Some(path) = paths.iter().find(|path| path.exists()) else {
+            return Err(TableError::Missing {
+                path: paths.last().expect("a file to look for").clone(),
+            });
+        };
+        if !MaterialIndex::can_number(&self.board, material) {
+            return Err(TableError::TooLarge { path: path.clone() });
+        }
+        Ok(MaterialIndex::new(&self.board, material))
     }
 
     /// Write a material's value file from its (opened) entry file if it is missing or damaged.

@@ -4,7 +4,7 @@ use crate::output::{notation_width, print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
-use fanorona_solver::{Entry, TableError, Tables};
+use fanorona_solver::{most_table_stones, Entry, Material, MaterialIndex, TableError, Tables};
 use serde::Serialize;
 
 /// The value of a position and of each of its turns, from the endgame tables.
@@ -41,9 +41,26 @@ impl QueryArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = parse_position(&self.position)?;
         let stones = position.occupied().count() as usize;
+        let own = Material::of(position.mover, position.waiting);
+        if ![own, own.swapped()]
+            .into_iter()
+            .all(|m| MaterialIndex::can_number(&board, m))
+        {
+            return Err(CliError::Failure(format!(
+                "no table can hold {}v{} on {}: it is too large to number \
+                 (`fanorona solve --position FEN` searches it)",
+                own.mover,
+                own.waiting,
+                board.size_name()
+            )));
+        }
+        let build = match stones > most_table_stones(&board) {
+            true => format!("--stones {stones} --only {}v{}", own.mover, own.waiting),
+            false => format!("--stones {stones}"),
+        };
         let build_hint = |error: TableError| {
             CliError::Failure(format!(
-                "{error}; build the tables with: fanorona tables build --board {} --stones {stones} --tables {}",
+                "{error}; build the tables with: fanorona tables build --board {} {build} --tables {}",
                 board.size_name(),
                 self.tables.tables.display()
             ))

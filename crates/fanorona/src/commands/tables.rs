@@ -7,8 +7,8 @@ use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::{
-    material_stats, materials, state_path, system_of, verify_materials, BuildControl, Material,
-    MaterialIndex, TableError, Tables, VerifyControl,
+    material_stats, materials, most_table_stones, state_path, system_of, verify_materials,
+    BuildControl, Material, MaterialIndex, TableError, Tables, VerifyControl,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,6 +89,13 @@ fn parse_material(text: &str) -> Result<Material, String> {
     }
 }
 
+/// Whether both materials of `material`'s system (each side to move) can be numbered.
+fn system_can_be_numbered(board: &Board, material: Material) -> bool {
+    [material, material.swapped()]
+        .into_iter()
+        .all(|m| MaterialIndex::can_number(board, m))
+}
+
 impl Scope {
     fn board(&self) -> Result<Board, CliError> {
         let board = Board::parse_size(&self.board).map_err(CliError::Input)?;
@@ -98,6 +105,27 @@ impl Scope {
                 board.points(),
                 board.size_name()
             )));
+        }
+        let most = most_table_stones(&board);
+        match self.only {
+            None if self.stones > most => {
+                return Err(CliError::Input(format!(
+                    "--stones {} is more than a whole layer of tables can hold on {} ({most}): \
+                     {}v1 is too large to number; name one material with --only AvB",
+                    self.stones,
+                    board.size_name(),
+                    self.stones - 1
+                )))
+            }
+            Some(only) if !system_can_be_numbered(&board, only) => {
+                return Err(CliError::Input(format!(
+                    "--only {}v{} is too large to number on {}",
+                    only.mover,
+                    only.waiting,
+                    board.size_name()
+                )))
+            }
+            _ => {}
         }
         if let Some(only) = self.only.filter(|m| m.stones() != self.stones) {
             return Err(CliError::Input(format!(
