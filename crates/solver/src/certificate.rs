@@ -20,6 +20,7 @@
 //! The file is bincode (`bincode = 2.0.1`, standard configuration) of [`Certificate`].
 //! [`crate::check`] verifies one with the rules and the tables alone.
 
+use crate::index::Material;
 use bincode::{Decode, Encode};
 use fanorona_engine::{Bitboard, Blocked, Board, Color, Position, Rules};
 use std::fmt;
@@ -159,6 +160,27 @@ impl From<CertificateV1> for Certificate {
 }
 
 impl Certificate {
+    /// The rules it was made under, from its blocked-side rule (0 or 1; any other is named).
+    pub fn rules(&self) -> Result<Rules, String> {
+        match self.blocked {
+            0 => Ok(Rules {
+                blocked: Blocked::Loss,
+            }),
+            1 => Ok(Rules {
+                blocked: Blocked::Draw,
+            }),
+            other => Err(format!("unknown blocked-side rule {other}")),
+        }
+    }
+
+    /// The materials of the partial layer above `table_stones` whose positions are leaves too.
+    pub fn partial_layer(&self) -> Vec<Material> {
+        self.table_materials
+            .iter()
+            .map(|&(mover, waiting)| Material::new(mover as usize, waiting as usize))
+            .collect()
+    }
+
     /// An empty certificate of `root`; table leaves are the positions of at most
     /// `table_stones` stones and those of `table_materials` (each (stones to move, waiting)).
     pub fn new(

@@ -19,7 +19,7 @@ use crate::index::Material;
 use crate::progress::{NoProgress, Progress};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
-use fanorona_engine::{Blocked, Board, Color, Position, Rules, Value};
+use fanorona_engine::{Board, Color, Position, Rules, Value};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -67,19 +67,9 @@ pub fn check_with_progress(
 ) -> Result<Confirmed, Refuted> {
     let board = Board::new(certificate.rows as usize, certificate.columns as usize)
         .map_err(|e| Refuted(format!("board: {e}")))?;
-    let rules = Rules {
-        blocked: match certificate.blocked {
-            0 => Blocked::Loss,
-            1 => Blocked::Draw,
-            other => return refuted(format!("unknown blocked-side rule {other}")),
-        },
-    };
+    let rules = certificate.rules().map_err(Refuted)?;
     let table_stones = certificate.table_stones as usize;
-    let table_materials: Vec<Material> = certificate
-        .table_materials
-        .iter()
-        .map(|&(mover, waiting)| Material::new(mover as usize, waiting as usize))
-        .collect();
+    let table_materials = certificate.partial_layer();
     let tables = if table_stones == 0 && table_materials.is_empty() {
         None
     } else {

@@ -5,8 +5,8 @@ use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
-use fanorona_engine::{Blocked, Board, Color, Rules};
-use fanorona_solver::{check_with_progress, Certificate, Claim, Goal, Material, Node, Tables};
+use fanorona_engine::{Board, Color, Rules};
+use fanorona_solver::{check_with_progress, Certificate, Claim, Goal, Node, Tables};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -113,29 +113,19 @@ impl CheckProofArgs {
             Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))?;
         let board = Board::new(certificate.rows as usize, certificate.columns as usize)
             .map_err(|e| CliError::Failure(format!("certificate board: {e}")))?;
-        let rules = Rules {
-            blocked: if certificate.blocked == 1 {
-                Blocked::Draw
-            } else {
-                Blocked::Loss
-            },
-        };
         let stones = certificate.table_stones as usize;
-        let partial: Vec<Material> = certificate
-            .table_materials
-            .iter()
-            .map(|&(mover, waiting)| Material::new(mover as usize, waiting as usize))
-            .collect();
-        // The files of the leaves' materials, checked block by block as leaves are read.
-        let tables = match stones > 0 || !partial.is_empty() {
-            true => Some(Tables::open_for_leaves(
+        let partial = certificate.partial_layer();
+        // The files of the leaves' materials, checked block by block as leaves are read (with
+        // rules that are unknown, the checker refutes the certificate without them).
+        let tables = match (certificate.rules(), stones > 0 || !partial.is_empty()) {
+            (Ok(rules), true) => Some(Tables::open_for_leaves(
                 &board,
                 rules,
                 stones,
                 &partial,
                 &self.tables.tables,
             )?),
-            false => None,
+            _ => None,
         };
         let file = self
             .files
