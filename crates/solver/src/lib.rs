@@ -47,7 +47,8 @@ pub use solve::{
 };
 pub use split::{split, take_into_store, Found, Split, SplitPosition, SplitSetup, SplitTurn};
 pub use tables::{
-    checkpoint_name, materials, most_table_stones, system_of, BuildControl, ProbeError, Tables,
+    checkpoint_name, materials, most_table_stones, system_can_be_numbered, system_of, BuildControl,
+    ProbeError, Tables,
 };
 pub use verify::{
     material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, VerifyControl,

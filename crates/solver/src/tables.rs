@@ -222,6 +222,14 @@ pub fn most_table_stones(board: &Board) -> usize {
         .unwrap_or(0)
 }
 
+/// Whether both materials of `material`'s system (each side to move) can be numbered: what
+/// a table of it, and a query of its positions, need.
+pub fn system_can_be_numbered(board: &Board, material: Material) -> bool {
+    [material, material.swapped()]
+        .into_iter()
+        .all(|m| MaterialIndex::can_number(board, m))
+}
+
 impl Tables {
     fn empty(board: &Board, rules: Rules) -> Tables {
         Tables {

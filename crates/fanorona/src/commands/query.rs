@@ -4,7 +4,9 @@ use crate::output::{notation_width, print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
-use fanorona_solver::{most_table_stones, Entry, Material, MaterialIndex, TableError, Tables};
+use fanorona_solver::{
+    most_table_stones, system_can_be_numbered, Entry, Material, TableError, Tables,
+};
 use serde::Serialize;
 
 /// The value of a position and of each of its turns, from the endgame tables.
@@ -42,10 +44,7 @@ impl QueryArgs {
         let (board, position) = parse_position(&self.position)?;
         let stones = position.occupied().count() as usize;
         let own = Material::of(position.mover, position.waiting);
-        if ![own, own.swapped()]
-            .into_iter()
-            .all(|m| MaterialIndex::can_number(&board, m))
-        {
+        if !system_can_be_numbered(&board, own) {
             return Err(CliError::Failure(format!(
                 "no table can hold {}v{} on {}: it is too large to number \
                  (`fanorona solve --position FEN` searches it)",

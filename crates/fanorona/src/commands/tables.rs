@@ -7,8 +7,8 @@ use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::{
-    material_stats, materials, most_table_stones, state_path, system_of, verify_materials,
-    BuildControl, Material, MaterialIndex, TableError, Tables, VerifyControl,
+    material_stats, materials, most_table_stones, state_path, system_can_be_numbered, system_of,
+    verify_materials, BuildControl, Material, MaterialIndex, TableError, Tables, VerifyControl,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,13 +87,6 @@ fn parse_material(text: &str) -> Result<Material, String> {
             "{text:?} is not a material: write stones to move, v, stones waiting, e.g. 4v4"
         )),
     }
-}
-
-/// Whether both materials of `material`'s system (each side to move) can be numbered.
-fn system_can_be_numbered(board: &Board, material: Material) -> bool {
-    [material, material.swapped()]
-        .into_iter()
-        .all(|m| MaterialIndex::can_number(board, m))
 }
 
 impl Scope {
