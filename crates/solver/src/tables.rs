@@ -399,7 +399,7 @@ impl Tables {
     fn open_by_blocks(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
         if self.tables.get(&material).is_none() {
             let id = TableId::new(&self.board, &self.rules, material);
-            let index = self.index_of_present(material, &[&id], directory)?;
+            let (_, index) = self.index_of_present(material, &[id], directory)?;
             let file = TableFile::open_by_blocks(directory, &id, index.size())?;
             self.tables.insert(material, (index, Entries::File(file)));
         }
@@ -504,45 +504,38 @@ impl Tables {
         content: Content,
         directory: &Path,
     ) -> Result<(), TableError> {
-        let id = TableId::new(&self.board, &self.rules, material);
-        let index = match content {
-            Content::Entries => self.index_of_present(material, &[&id], directory)?,
-            Content::Values => self.index_of_present(material, &[&id.values(), &id], directory)?,
+        let entries = TableId::new(&self.board, &self.rules, material);
+        let candidates = match content {
+            Content::Entries => vec![entries],
+            Content::Values => vec![entries.values(), entries],
         };
-        let file = match content {
-            Content::Entries => TableFile::open(directory, &id, index.size())?,
-            Content::Values => match TableFile::open(directory, &id.values(), index.size()) {
-                Err(TableError::Missing { .. }) => TableFile::open(directory, &id, index.size())?,
-                opened => opened?,
-            },
-        };
+        let (id, index) = self.index_of_present(material, &candidates, directory)?;
+        let file = TableFile::open(directory, &id, index.size())?;
         self.tables.insert(material, (index, Entries::File(file)));
         Ok(())
     }
 
-    /// The index of `material`, once one of its files (`ids`, in order of preference) is known
-    /// to be in `directory`. Numbering a material takes memory in proportion to its mover's
-    /// sets (most of a gigabyte for eight stones a side on 5x9), and a large one cannot be
-    /// numbered at all, so a material with no file is named missing before it is numbered.
+    /// The first of `material`'s files `ids` (in order of preference) that is in `directory`,
+    /// and the material's index. Numbering a material takes memory in proportion to its
+    /// mover's sets (most of a gigabyte for eight stones a side on 5x9), and a large one cannot
+    /// be numbered at all, so a material with no file is named missing before it is numbered.
     fn index_of_present(
         &self,
         material: Material,
-        ids: &[&TableId],
+        ids: &[TableId],
         directory: &Path,
-    ) -> Result<MaterialIndex, TableError> {
-        let paths: Vec<PathBuf> = ids
-            .iter()
-            .map(|id| directory.join(id.file_name()))
-            .collect();
-        let Some(path) = paths.iter().find(|path| path.exists()) else {
+    ) -> Result<(TableId, MaterialIndex), TableError> {
+        let path_of = |id: &TableId| directory.join(id.file_name());
+        let Some(&id) = ids.iter().find(|id| path_of(id).exists()) else {
+            let last = ids.last().expect("a file to look for");
             return Err(TableError::Missing {
-                path: paths.last().expect("a file to look for").clone(),
+                path: path_of(last),
             });
         };
         if !MaterialIndex::can_number(&self.board, material) {
-            return Err(TableError::TooLarge { path: path.clone() });
+            return Err(TableError::TooLarge { path: path_of(&id) });
         }
-        Ok(MaterialIndex::new(&self.board, material))
+        Ok((id, MaterialIndex::new(&self.board, material)))
     }
 
     /// Write a material's value file from its (opened) entry file if it is missing or damaged.
