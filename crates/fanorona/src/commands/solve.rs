@@ -7,7 +7,7 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
-use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position};
+use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
 use fanorona_solver::{
     check_with_progress, remove_saved_searches, solve, take_into_store, Certificate, Content,
     Counting, Limits, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
@@ -202,33 +202,94 @@ impl SolveArgs {
         let (board, position) = self.position.resolve()?;
         let roots = self.roots(&board, &position)?;
         if let (true, false, Some(directory)) = (self.status, self.split, &self.state) {
-            let sides = match self.only {
-                Some(side) => vec![side.color()],
-                None => vec![roots[0].position.side, roots[0].position.side.other()],
-            };
-            let targets: Vec<StatusTarget> = roots
-                .into_iter()
-                .map(|root| StatusTarget {
-                    turns: root.turns,
-                    position: root.position,
-                })
-                .collect();
-            let rules = self.tables.rules();
-            let wanted = StatusWanted {
-                sides,
-                line_plies: self.line,
-                json: self.json,
-            };
-            return print_status(&board, rules, &targets, directory, &wanted);
+            return self.print_saved_searches(&board, roots, directory);
         }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;
         if self.parallel == 0 {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
-        // The state directory, and the certificates' (--certificate with --each-turn, else the
-        // one holding the file): made now, so that a path that cannot be is refused before
-        // hours of search, not after.
+        self.make_directories()?;
+        // Ctrl-C stops the searches cleanly (and saves them with --state).
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+        let rules = self.tables.rules();
+        let tables = self.open_tables(&board, rules)?;
+        let bar = Bar::new();
+        let only = self.only.map(Side::color);
+        let setup = SolveSetup {
+            board: &board,
+            rules,
+            tables: (tables.top_stones() > 0).then_some(&tables),
+            limits: Limits {
+                nodes: self.max_nodes,
+                memory: self.memory << 20,
+                counting: self.counting.counting(),
+            },
+            certificate: self.certificate.is_some(),
+            stop: Some(&STOP),
+            progress: &bar,
+            state: self.state.as_deref(),
+            save_every,
+            only,
+        };
+        if self.split {
+            let result = self.split_search(setup, position, &tables);
+            bar.finish();
+            return result;
+        }
+        let (phase, searches) = match only {
+            Some(Color::White) => ("searching (can White force a win?)", 1),
+            Some(Color::Black) => ("searching (can Black force a win?)", 1),
+            None => ("searching (both sides)", 2),
+        };
+        self.warn_of_too_little_room(searches * self.parallel.min(roots.len()) as u64);
+        bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
+        let solved = solve_each(&setup, &roots, self.parallel);
+        bar.finish();
+        let searched = self.certify_and_report(&setup, &tables, &roots, solved)?;
+        if self.each_turn {
+            self.print_each_turn(&board, &position, &searched.reports);
+        } else if self.json {
+            print_json(&searched.reports[0].2);
+        } else {
+            print_human(&searched.reports[0].2);
+        }
+        if !searched.failed.is_empty() {
+            return Err(CliError::Failure(searched.failed.join("; ")));
+        }
+        self.unsettled_error(only, &searched)
+    }
+
+    /// `--status` without `--split`: where the searches saved in `directory` stand.
+    fn print_saved_searches(
+        &self,
+        board: &Board,
+        roots: Vec<Root>,
+        directory: &Path,
+    ) -> Result<(), CliError> {
+        let sides = match self.only {
+            Some(side) => vec![side.color()],
+            None => vec![roots[0].position.side, roots[0].position.side.other()],
+        };
+        let targets: Vec<StatusTarget> = roots
+            .into_iter()
+            .map(|root| StatusTarget {
+                turns: root.turns,
+                position: root.position,
+            })
+            .collect();
+        let wanted = StatusWanted {
+            sides,
+            line_plies: self.line,
+            json: self.json,
+        };
+        print_status(board, self.tables.rules(), &targets, directory, &wanted)
+    }
+
+    /// The state directory, and the certificates' (--certificate with --each-turn, else the
+    /// one holding the file): made now, so that a path that cannot be is refused before
+    /// hours of search, not after.
+    fn make_directories(&self) -> Result<(), CliError> {
         let certificates = self.certificate.as_deref().and_then(|path| {
             if self.each_turn {
                 Some(path)
@@ -249,95 +310,95 @@ impl SolveArgs {
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
         }
-        // Ctrl-C stops the searches cleanly (and saves them with --state).
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
-        let rules = self.tables.rules();
-        // Searches need values, not distances: the value files where they are (an eighth of the
-        // size in memory).
+        Ok(())
+    }
+
+    /// The tables of --tables, as values (searches need values, not distances: an eighth of
+    /// the size), in memory where they fit, unless this is a status that searches nothing.
+    fn open_tables(&self, board: &Board, rules: Rules) -> Result<Tables, CliError> {
         let mut tables = Tables::open_available(
-            &board,
+            board,
             rules,
             self.stones,
             Content::Values,
             &self.tables.tables,
         )?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
-        // A status searches nothing.
         if !self.status {
             if let Err(error) = tables.load_into_memory() {
                 eprintln!("note: probing the mapped files ({error})");
             }
         }
-        let bar = Bar::new();
-        let only = self.only.map(Side::color);
-        let setup = SolveSetup {
-            board: &board,
-            rules,
-            tables: (tables.top_stones() > 0).then_some(&tables),
-            limits: Limits {
-                nodes: self.max_nodes,
-                memory: self.memory << 20,
-                counting: self.counting.counting(),
-            },
-            certificate: self.certificate.is_some(),
-            stop: Some(&STOP),
-            progress: &bar,
-            state: self.state.as_deref(),
-            save_every,
-            only,
-        };
-        if self.split {
-            if let Some(store) = self.state.as_deref() {
-                take_certificates(&self.take, store, &setup)?;
-            }
-            let request = SplitRequest {
-                setup,
-                position,
-                sides: only.map_or(vec![position.side, position.side.other()], |side| {
-                    vec![side]
-                }),
-                depth: self.split_depth,
-                parallel: self.parallel,
-                store: self.state.as_deref(),
-                status: self.status,
-                certificate: self.certificate.as_deref(),
-                json: self.json,
-            };
-            let result = run_split(&request, tables.max_stones());
-            bar.finish();
-            return result;
+        Ok(tables)
+    }
+
+    /// `--split`: take the certificates of --take into the store, then split.
+    fn split_search(
+        &self,
+        setup: SolveSetup,
+        position: Position,
+        tables: &Tables,
+    ) -> Result<(), CliError> {
+        if let Some(store) = self.state.as_deref() {
+            take_certificates(&self.take, store, &setup)?;
         }
-        let (phase, searches) = match only {
-            Some(Color::White) => ("searching (can White force a win?)", 1),
-            Some(Color::Black) => ("searching (can Black force a win?)", 1),
-            None => ("searching (both sides)", 2),
+        let sides = match setup.only {
+            Some(side) => vec![side],
+            None => vec![position.side, position.side.other()],
         };
-        if let Some(directory) = self.state.as_deref() {
-            let at_once = searches * self.parallel.min(roots.len()) as u64;
-            let free = free_bytes(directory);
-            if let Some(warning) = free.and_then(|free| {
-                space_warning(directory, free, at_once, (self.memory as u64) << 20)
-            }) {
-                eprintln!("{warning}");
-            }
+        let request = SplitRequest {
+            setup,
+            position,
+            sides,
+            depth: self.split_depth,
+            parallel: self.parallel,
+            store: self.state.as_deref(),
+            status: self.status,
+            certificate: self.certificate.as_deref(),
+            json: self.json,
+        };
+        run_split(&request, tables.max_stones())
+    }
+
+    /// A warning on stderr where --state has no room for `at_once` saves at once.
+    fn warn_of_too_little_room(&self, at_once: u64) {
+        let Some(directory) = self.state.as_deref() else {
+            return;
+        };
+        let table_bytes = (self.memory as u64) << 20;
+        if let Some(warning) = free_bytes(directory)
+            .and_then(|free| space_warning(directory, free, at_once, table_bytes))
+        {
+            eprintln!("{warning}");
         }
-        bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
-        let solved = solve_each(&setup, &roots, self.parallel);
-        bar.finish();
-        let mut reports = Vec::new();
-        // With --each-turn, one root's failure or a Ctrl-C before a root started does not
-        // lose the others' results (their certificates are written, their values printed).
-        let mut not_started = Vec::new();
-        let mut failed = Vec::new();
+    }
+
+    /// Write each settled root's certificate (checked first) and report its search. With
+    /// --each-turn, one root's failure or a Ctrl-C before a root started does not lose the
+    /// others' results.
+    fn certify_and_report<'r>(
+        &self,
+        setup: &SolveSetup,
+        tables: &Tables,
+        roots: &'r [Root],
+        solved: Vec<Option<Solved>>,
+    ) -> Result<Searched<'r>, CliError> {
+        let mut searched = Searched {
+            reports: Vec::new(),
+            not_started: Vec::new(),
+            failed: Vec::new(),
+        };
         for (root, solved) in roots.iter().zip(solved) {
             let (solution, seconds) = match solved {
                 None => {
-                    not_started.push(root);
+                    searched.not_started.push(root);
                     continue;
                 }
                 Some((Err(error), _)) => {
                     let after = root.turns.first().map(|turn| format!("after {turn}: "));
-                    failed.push(format!("{}{error}", after.unwrap_or_default()));
+                    searched
+                        .failed
+                        .push(format!("{}{error}", after.unwrap_or_default()));
                     continue;
                 }
                 Some((Ok(solution), seconds)) => (solution, seconds),
@@ -350,8 +411,8 @@ impl SolveArgs {
                     .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
             }
             let report = SolveReport {
-                position: format_position(&board, &root.position),
-                board: board.size_name(),
+                position: format_position(setup.board, &root.position),
+                board: setup.board.size_name(),
                 value: solution.value.map_or("unknown", |v| v.name()),
                 mover_can_force_a_win: outcome_name(solution.mover_wins),
                 waiting_can_force_a_win: outcome_name(solution.waiting_wins),
@@ -366,27 +427,24 @@ impl SolveArgs {
                 certificate: written.and(certificate).map(|p| p.display().to_string()),
                 certificate_positions: written,
             };
-            reports.push((root, solution, report));
+            searched.reports.push((root, solution, report));
         }
-        if reports.is_empty() {
-            return Err(CliError::Failure(failed.join("; ")));
+        if searched.reports.is_empty() {
+            return Err(CliError::Failure(searched.failed.join("; ")));
         }
-        if self.each_turn {
-            self.print_each_turn(&board, &position, &reports);
-        } else if self.json {
-            print_json(&reports[0].2);
-        } else {
-            print_human(&reports[0].2);
-        }
-        if !failed.is_empty() {
-            return Err(CliError::Failure(failed.join("; ")));
-        }
-        let mut unsettled: Vec<&Root> = reports
+        Ok(searched)
+    }
+
+    /// Ok where every root is settled (or its one question answered), else the error that
+    /// says why not and how to go on.
+    fn unsettled_error(&self, only: Option<Color>, searched: &Searched) -> Result<(), CliError> {
+        let mut unsettled: Vec<&Root> = searched
+            .reports
             .iter()
             .filter(|(root, solution, _)| !settled_or_answered(only, &root.position, solution))
             .map(|(root, _, _)| *root)
             .collect();
-        unsettled.extend(not_started);
+        unsettled.extend(&searched.not_started);
         if unsettled.is_empty() {
             return Ok(());
         }
@@ -408,7 +466,7 @@ impl SolveArgs {
             ),
             None => "raise --max-nodes, or use --state DIR to go on later".into(),
         };
-        let hint = self.hold_not_written_hint(&reports);
+        let hint = self.hold_not_written_hint(&searched.reports);
         Err(CliError::Failure(format!("{why}{which}; {next}{hint}")))
     }
 
@@ -540,6 +598,14 @@ impl SolveArgs {
             );
         }
     }
+}
+
+/// What the searches of `run` came to: each root's solution and report, the roots not
+/// started (Ctrl-C) and the searches that failed.
+struct Searched<'r> {
+    reports: Vec<(&'r Root, Solution, SolveReport)>,
+    not_started: Vec<&'r Root>,
+    failed: Vec<String>,
 }
 
 /// A position to solve and the turns (of --each-turn) that lead to it.
