@@ -114,35 +114,9 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
     let mover = root.side;
     let (for_mover, for_waiting) = std::thread::scope(|scope| {
         let search_for = |attacker: Color| {
-            let spawn = std::thread::Builder::new().stack_size(SEARCH_STACK);
-            spawn
-                .spawn_scoped(scope, move || {
-                    if setup.only.is_some_and(|side| side != attacker) {
-                        return Ok((idle_search(setup, attacker), Outcome::Unknown));
-                    }
-                    let mut search = new_search(setup, attacker);
-                    let saved = setup.state.map(|dir| state_file(dir, root, attacker));
-                    if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
-                        search.resume(file).map_err(|e| SolveError(e.to_string()))?;
-                        setup.progress.resumed(search.nodes());
-                    }
-                    if let (Some(file), Some(every)) = (saved, setup.save_every) {
-                        search.save_every(file, every);
-                    }
-                    let outcome = search.solve(root);
-                    if outcome != Outcome::Unknown {
-                        let answer = if outcome == Outcome::Proven {
-                            "yes"
-                        } else {
-                            "no"
-                        };
-                        setup.progress.note(&format!(
-                            "can {attacker:?} force a win? {answer} ({} nodes)",
-                            search.nodes()
-                        ));
-                    }
-                    Ok::<_, SolveError>((search, outcome))
-                })
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || search_one_side(setup, root, attacker))
                 .expect("a search thread")
         };
         let a = search_for(mover);
@@ -154,30 +128,13 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
     });
     let (mut for_mover, mut for_waiting) = (for_mover?, for_waiting?);
     let (mover_wins, waiting_wins) = (for_mover.1, for_waiting.1);
-    let nodes = |a: &Search, b: &Search| a.nodes() + b.nodes();
-    let value = match (mover_wins, waiting_wins) {
-        (Outcome::Proven, Outcome::Proven) => {
-            return Err(SolveError(
-                "both sides proven to win: the search is inconsistent".into(),
-            ))
-        }
-        (Outcome::Proven, _) => Some(Value::Win),
-        (_, Outcome::Proven) => Some(Value::Loss),
-        (Outcome::Disproven, Outcome::Disproven) => Some(Value::Draw),
-        _ => None,
-    };
+    let value = value_of(mover_wins, waiting_wins)?;
     // Both searches are kept, settled or not, while something is left to do: a draw's
     // certificate is read off both tables, so a settled search must not be thrown away while
     // the other goes on (or while the certificate is still to be read off).
     if let Some(directory) = setup.state {
         if value.is_none() || setup.certificate {
-            let searched = [&for_mover.0, &for_waiting.0]
-                .into_iter()
-                .filter(|search| setup.only.is_none_or(|side| side == search.attacker()));
-            for search in searched {
-                let file = state_file(directory, root, search.attacker());
-                search.save(&file).map_err(|e| SolveError(e.to_string()))?;
-            }
+            save_searches(setup, directory, root, [&for_mover.0, &for_waiting.0])?;
         }
     }
     let interrupted = setup.stop.is_some_and(|flag| flag.load(Ordering::Relaxed));
@@ -194,42 +151,116 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
             .filter(|search| search.1 == Outcome::Disproven)
             .collect(),
     };
-    let certificate = match to_certify {
-        searches if !searches.is_empty() => {
-            let stones = setup.tables.map_or(0, Tables::max_stones);
-            let partial: Vec<(usize, usize)> = setup.tables.map_or(Vec::new(), |tables| {
-                let layer = tables.partial_layer();
-                layer.iter().map(|m| (m.mover, m.waiting)).collect()
-            });
-            let mut certificate =
-                Certificate::new(setup.board, setup.rules, stones, &partial, root);
-            for (search, outcome) in searches {
-                search.extend_limit(setup.limits.nodes);
-                let claim = std::thread::scope(|scope| {
-                    std::thread::Builder::new()
-                        .stack_size(SEARCH_STACK)
-                        .spawn_scoped(scope, || extract(search, root, *outcome, setup.progress))
-                        .expect("an extraction thread")
-                        .join()
-                        .expect("extraction panicked")
-                })?;
-                certificate.claims.push(claim);
-            }
-            Some(certificate)
-        }
-        _ => None,
+    let certificate = if to_certify.is_empty() {
+        None
+    } else {
+        Some(certificate_of(setup, root, to_certify)?)
     };
     Ok(Solution {
         value,
         mover_wins,
         waiting_wins,
-        nodes: nodes(&for_mover.0, &for_waiting.0),
+        nodes: for_mover.0.nodes() + for_waiting.0.nodes(),
         root_numbers: [&for_mover, &for_waiting].map(|(search, _)| {
             let ran = setup.only.is_none_or(|side| side == search.attacker());
             search.stored_numbers(root).filter(|_| ran)
         }),
         certificate,
     })
+}
+
+/// The search "can `attacker` force a win from `root`?", resumed from its saved state where
+/// there is one, and its outcome (an idle search, unknown, where --only asks the other side).
+fn search_one_side<'a>(
+    setup: &SolveSetup<'a>,
+    root: &Position,
+    attacker: Color,
+) -> Result<(Search<'a>, Outcome), SolveError> {
+    if setup.only.is_some_and(|side| side != attacker) {
+        return Ok((idle_search(setup, attacker), Outcome::Unknown));
+    }
+    let mut search = new_search(setup, attacker);
+    let saved = setup.state.map(|dir| state_file(dir, root, attacker));
+    if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
+        search.resume(file).map_err(|e| SolveError(e.to_string()))?;
+        setup.progress.resumed(search.nodes());
+    }
+    if let (Some(file), Some(every)) = (saved, setup.save_every) {
+        search.save_every(file, every);
+    }
+    let outcome = search.solve(root);
+    if outcome != Outcome::Unknown {
+        let answer = if outcome == Outcome::Proven {
+            "yes"
+        } else {
+            "no"
+        };
+        setup.progress.note(&format!(
+            "can {attacker:?} force a win? {answer} ({} nodes)",
+            search.nodes()
+        ));
+    }
+    Ok((search, outcome))
+}
+
+/// The value for the side to move that the two searches' outcomes give, if they settle it.
+fn value_of(mover_wins: Outcome, waiting_wins: Outcome) -> Result<Option<Value>, SolveError> {
+    Ok(match (mover_wins, waiting_wins) {
+        (Outcome::Proven, Outcome::Proven) => {
+            return Err(SolveError(
+                "both sides proven to win: the search is inconsistent".into(),
+            ))
+        }
+        (Outcome::Proven, _) => Some(Value::Win),
+        (_, Outcome::Proven) => Some(Value::Loss),
+        (Outcome::Disproven, Outcome::Disproven) => Some(Value::Draw),
+        _ => None,
+    })
+}
+
+/// Save the searches that ran (both, or the one of --only) into `directory`.
+fn save_searches(
+    setup: &SolveSetup,
+    directory: &Path,
+    root: &Position,
+    searches: [&Search; 2],
+) -> Result<(), SolveError> {
+    let ran = searches
+        .into_iter()
+        .filter(|search| setup.only.is_none_or(|side| side == search.attacker()));
+    for search in ran {
+        let file = state_file(directory, root, search.attacker());
+        search.save(&file).map_err(|e| SolveError(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// The certificate of `root` holding one claim per settled search of `searches`, each read
+/// off its search (on a thread of its own: reading off recurses as deep as the proof).
+fn certificate_of(
+    setup: &SolveSetup,
+    root: &Position,
+    searches: Vec<&mut (Search, Outcome)>,
+) -> Result<Certificate, SolveError> {
+    let stones = setup.tables.map_or(0, Tables::max_stones);
+    let partial: Vec<(usize, usize)> = setup.tables.map_or(Vec::new(), |tables| {
+        let layer = tables.partial_layer();
+        layer.iter().map(|m| (m.mover, m.waiting)).collect()
+    });
+    let mut certificate = Certificate::new(setup.board, setup.rules, stones, &partial, root);
+    for (search, outcome) in searches {
+        search.extend_limit(setup.limits.nodes);
+        let claim = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, || extract(search, root, *outcome, setup.progress))
+                .expect("an extraction thread")
+                .join()
+                .expect("extraction panicked")
+        })?;
+        certificate.claims.push(claim);
+    }
+    Ok(certificate)
 }
 
 /// Remove the searches of `root` saved in `directory`, once its value is settled and its

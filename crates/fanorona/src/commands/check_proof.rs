@@ -99,40 +99,10 @@ fn claim_reports(board: &Board, certificate: &Certificate, root: &Position) -> V
 
 impl CheckProofArgs {
     pub fn run(&self) -> Result<(), CliError> {
-        let certificates = self
-            .files
-            .iter()
-            .map(|file| Certificate::read(file))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| CliError::Failure(e.to_string()))?;
-        let certificates = match &self.at {
-            Some(fen) => rerooted(certificates, fen)?,
-            None => certificates,
-        };
-        let certificate =
-            Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))?;
+        let certificate = self.read_certificates()?;
         let board = Board::new(certificate.rows as usize, certificate.columns as usize)
             .map_err(|e| CliError::Failure(format!("certificate board: {e}")))?;
-        let stones = certificate.table_stones as usize;
-        let partial = certificate.partial_layer();
-        // The files of the leaves' materials, checked block by block as leaves are read (with
-        // rules that are unknown, the checker refutes the certificate without them).
-        let tables = match (certificate.rules(), stones > 0 || !partial.is_empty()) {
-            (Ok(rules), true) => Some(Tables::open_for_leaves(
-                &board,
-                rules,
-                stones,
-                &partial,
-                &self.tables.tables,
-            )?),
-            _ => None,
-        };
-        let file = self
-            .files
-            .iter()
-            .map(|file| file.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" + ");
+        let tables = self.open_leaf_tables(&board, &certificate)?;
         let bar = Bar::new();
         let checked = check_with_progress(&certificate, tables.as_ref(), &bar);
         bar.finish();
@@ -145,6 +115,12 @@ impl CheckProofArgs {
             }
             _ => None,
         };
+        let file = self
+            .files
+            .iter()
+            .map(|file| file.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" + ");
         let report = match checked {
             Ok(confirmed) => CheckReport {
                 file,
@@ -174,32 +150,7 @@ impl CheckProofArgs {
         if self.json {
             print_json(&report);
         } else if report.holds {
-            let what = match (report.value, report.claims.first()) {
-                (Some(value), _) => format!(" is a {value} for the side to move"),
-                (None, Some(hold)) => format!(
-                    ": {} cannot lose, so {} cannot force a win (a bound, not the value)",
-                    hold.strategist, hold.other_side
-                ),
-                (None, None) => String::new(),
-            };
-            println!(
-                "{}: holds: {}{what} ({} strategy positions, {} table leaves, {} rule leaves)",
-                report.file,
-                report.position.as_deref().unwrap_or(""),
-                report.positions.unwrap_or(0),
-                report.table_leaves.unwrap_or(0),
-                report.rule_leaves.unwrap_or(0)
-            );
-            for claim in &report.claims {
-                let turn = claim
-                    .first_turn
-                    .as_deref()
-                    .unwrap_or("(the other side moves first)");
-                println!("  {} to {}: {turn}", claim.strategist, claim.goal);
-            }
-            if let Some(path) = &report.written {
-                println!("  written to {path}");
-            }
+            print_holds(&report);
         }
         match report.reason {
             None => Ok(()),
@@ -208,6 +159,76 @@ impl CheckProofArgs {
                 report.file
             ))),
         }
+    }
+
+    /// The certificates of the command line, moved to --at where it is given, combined into
+    /// one.
+    fn read_certificates(&self) -> Result<Certificate, CliError> {
+        let certificates = self
+            .files
+            .iter()
+            .map(|file| Certificate::read(file))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| CliError::Failure(e.to_string()))?;
+        let certificates = match &self.at {
+            Some(fen) => rerooted(certificates, fen)?,
+            None => certificates,
+        };
+        Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))
+    }
+
+    /// The files of the leaves' materials, checked block by block as leaves are read; none
+    /// where the certificate has no table leaves, or rules that are unknown (the checker then
+    /// refutes it without them).
+    fn open_leaf_tables(
+        &self,
+        board: &Board,
+        certificate: &Certificate,
+    ) -> Result<Option<Tables>, CliError> {
+        let stones = certificate.table_stones as usize;
+        let partial = certificate.partial_layer();
+        Ok(
+            match (certificate.rules(), stones > 0 || !partial.is_empty()) {
+                (Ok(rules), true) => Some(Tables::open_for_leaves(
+                    board,
+                    rules,
+                    stones,
+                    &partial,
+                    &self.tables.tables,
+                )?),
+                _ => None,
+            },
+        )
+    }
+}
+
+/// A certificate that holds, for a person: what it proves and each claim's first turn.
+fn print_holds(report: &CheckReport) {
+    let what = match (report.value, report.claims.first()) {
+        (Some(value), _) => format!(" is a {value} for the side to move"),
+        (None, Some(hold)) => format!(
+            ": {} cannot lose, so {} cannot force a win (a bound, not the value)",
+            hold.strategist, hold.other_side
+        ),
+        (None, None) => String::new(),
+    };
+    println!(
+        "{}: holds: {}{what} ({} strategy positions, {} table leaves, {} rule leaves)",
+        report.file,
+        report.position.as_deref().unwrap_or(""),
+        report.positions.unwrap_or(0),
+        report.table_leaves.unwrap_or(0),
+        report.rule_leaves.unwrap_or(0)
+    );
+    for claim in &report.claims {
+        let turn = claim
+            .first_turn
+            .as_deref()
+            .unwrap_or("(the other side moves first)");
+        println!("  {} to {}: {turn}", claim.strategist, claim.goal);
+    }
+    if let Some(path) = &report.written {
+        println!("  written to {path}");
     }
 }
 
