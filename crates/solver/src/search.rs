@@ -848,19 +848,7 @@ impl<'a> Search<'a> {
         self.count_node()?;
         let start = self.nodes;
         let closures_before = self.closures;
-        if self.nodes >= self.next_closure {
-            if self.closure_affordable() {
-                self.close_holds_now();
-                // A closure takes minutes on a large table; one cut short by an interrupt
-                // stops the search at once rather than at the next periodic check.
-                if self.stop_requested() {
-                    return Err(Stopped);
-                }
-            } else {
-                let run_nodes = self.nodes - self.run_start;
-                self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
-            }
-        }
+        self.close_holds_when_due()?;
         // After a closure, a parent may still hold numbers from before it for a child now held.
         // (The root goes on, to find the turn that settles it.)
         if depth != self.root_depth && self.is_held(position) {
@@ -929,15 +917,45 @@ impl<'a> Search<'a> {
         if depth == self.root_depth {
             self.root_choice = settling_child(or_node, kids, numbers);
         }
+        self.record(position, numbers, depth, self.nodes - start);
+        Ok(numbers)
+    }
+
+    /// Close the held sets where the node count has reached the next closure and one is
+    /// affordable now (else put the next one further off). Stopped where an interrupt cut
+    /// the closure short.
+    #[inline]
+    fn close_holds_when_due(&mut self) -> Result<(), Stopped> {
+        if self.nodes < self.next_closure {
+            return Ok(());
+        }
+        if self.closure_affordable() {
+            self.close_holds_now();
+            // A closure takes minutes on a large table; one cut short by an interrupt
+            // stops the search at once rather than at the next periodic check.
+            if self.stop_requested() {
+                return Err(Stopped);
+            }
+        } else {
+            let run_nodes = self.nodes - self.run_start;
+            self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
+        }
+        Ok(())
+    }
+
+    /// Keep what the expansion of `position` at `depth` found, after `work` nodes below it: a
+    /// disproof that relies on the path above in the path-dependent store, anything else in
+    /// the table (and a proof pinned too while only pinned proofs are trusted).
+    #[inline]
+    fn record(&mut self, position: &Position, numbers: Numbers, depth: u32, work: u64) {
         if numbers.is_disproven() && numbers.extra < depth {
             self.remember_path_dependent(position, numbers.extra);
         } else {
-            self.table.put(position, numbers, self.nodes - start);
+            self.table.put(position, numbers, work);
             if self.pinned_proofs_only && numbers.is_proven() {
                 self.pin_proven(position, numbers.extra);
             }
         }
-        Ok(numbers)
     }
 
     /// Keep a disproof of `position` (the next node of the path) that relies on the path from
