@@ -267,10 +267,7 @@ impl SolveArgs {
         roots: Vec<Root>,
         directory: &Path,
     ) -> Result<(), CliError> {
-        let sides = match self.only {
-            Some(side) => vec![side.color()],
-            None => vec![roots[0].position.side, roots[0].position.side.other()],
-        };
+        let sides = sides_asked(self.only.map(Side::color), &roots[0].position);
         let targets: Vec<StatusTarget> = roots
             .into_iter()
             .map(|root| StatusTarget {
@@ -342,10 +339,7 @@ impl SolveArgs {
         if let Some(store) = self.state.as_deref() {
             take_certificates(&self.take, store, &setup)?;
         }
-        let sides = match setup.only {
-            Some(side) => vec![side],
-            None => vec![position.side, position.side.other()],
-        };
+        let sides = sides_asked(setup.only, &position);
         let request = SplitRequest {
             setup,
             position,
@@ -631,6 +625,15 @@ struct TurnReport {
     bound: Option<&'static str>,
     /// The solve of the position it leads to (values there for the other player, to move).
     search: SolveReport,
+}
+
+/// The sides whose question "can it force a win?" is asked at `position`: the one of --only,
+/// else both, the side to move's first.
+fn sides_asked(only: Option<Color>, position: &Position) -> Vec<Color> {
+    match only {
+        Some(side) => vec![side],
+        None => vec![position.side, position.side.other()],
+    }
 }
 
 /// A root's solution and the seconds it took.
