@@ -547,107 +547,10 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
     let mut levels = Vec::new();
     for (i, first) in moves["turns"].as_array().unwrap().iter().enumerate() {
         let at = first["result"].as_str().unwrap();
-        let proofs = dir.join(format!("after-{i}"));
-        let solved_apart = json(&[
-            "solve",
-            "--position",
-            at,
-            "--each-turn",
-            "--memory",
-            "16",
-            "--certificate",
-            proofs.to_str().unwrap(),
-            "--json",
-        ]);
-        // Black's search alone ("can Black force a win?") after each turn: a win where the
-        // value is one, elsewhere the bound it leaves for Black.
-        let black_only = json(&[
-            "solve",
-            "--position",
-            at,
-            "--each-turn",
-            "--only",
-            "black",
-            "--memory",
-            "16",
-            "--json",
-        ]);
-        for (full, only) in solved_apart["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(black_only["turns"].as_array().unwrap())
-        {
-            if full["value"] == "win" {
-                assert_eq!(only["value"], "win");
-                assert_eq!(only["bound"], Value::Null);
-            } else {
-                assert_eq!(only["value"], "unknown");
-                assert_eq!(only["bound"], "draw or worse", "{}", full["notation"]);
-            }
-        }
-        let files: Vec<String> = solved_apart["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|turn| turn["search"]["certificate"].as_str().unwrap().to_string())
-            .collect();
-        let mut args = vec!["check-proof"];
-        args.extend(files.iter().map(String::as_str));
-        args.extend(["--at", at, "--json"]);
         let level = dir.join(format!("after-{i}.proof"));
+        let value = join_each_turn_at(at, &dir.join(format!("after-{i}")), &level);
+        values.push(value);
         levels.push(level.to_str().unwrap().to_string());
-        let joined = json(&[&args[..], &["--write", &levels[i]]].concat());
-        assert_eq!(joined["written"], levels[i].as_str());
-        assert_eq!(joined["holds"], true, "{at}");
-        assert_eq!(joined["position"], at);
-        let solved = json(&["solve", "--position", at, "--memory", "16", "--json"]);
-        assert_eq!(joined["value"], solved["value"], "{at}");
-        values.push(solved["value"].as_str().unwrap().to_string());
-        // With the certificate of White's search there too (Black's hold where White cannot
-        // win, which holds the position itself), the value stays: a win read off a turn's
-        // certificate goes before a hold.
-        let white_search = proofs.join("white-search.proof");
-        json(&[
-            "solve",
-            "--position",
-            at,
-            "--only",
-            "white",
-            "--memory",
-            "16",
-            "--certificate",
-            white_search.to_str().unwrap(),
-            "--json",
-        ]);
-        let mut with_hold = args.clone();
-        with_hold.insert(1, white_search.to_str().unwrap());
-        assert_eq!(json(&with_hold)["value"], solved["value"], "{at}");
-        if solved["value"] != "draw" {
-            continue;
-        }
-        // Without the certificate of a turn that needs an answer, White's hold is left out:
-        // only Black's remains, a bound.
-        let unanswered = solved_apart["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|turn| turn["value"] == "draw")
-            .unwrap();
-        let mut args = vec!["check-proof"];
-        args.extend(
-            files
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != unanswered)
-                .map(|(_, file)| file.as_str()),
-        );
-        args.extend(["--at", at, "--json"]);
-        let output = fanorona(&args);
-        assert!(output.status.success());
-        let partial: Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert_eq!(partial["value"], Value::Null, "a bound, not a value");
-        assert!(String::from_utf8_lossy(&output.stderr).contains("left out"));
     }
     values.sort();
     assert_eq!(values, ["draw", "loss", "win"], "all three kinds joined");
@@ -659,6 +562,117 @@ fn certificates_of_every_turn_join_into_the_value_of_the_position_before() {
     let two_levels = json(&args);
     assert_eq!(two_levels["holds"], true);
     assert_eq!(two_levels["value"], start["value"]);
+}
+
+/// Solve every turn of `at` apart (certificates under `proofs`), join their certificates at
+/// `at` into `level`, and check the joined value against one whole solve; returns the value.
+fn join_each_turn_at(at: &str, proofs: &std::path::Path, level: &std::path::Path) -> String {
+    let solved_apart = json(&[
+        "solve",
+        "--position",
+        at,
+        "--each-turn",
+        "--memory",
+        "16",
+        "--certificate",
+        proofs.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_black_alone_leaves_a_bound_where_no_win(at, &solved_apart);
+    let files: Vec<String> = solved_apart["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| turn["search"]["certificate"].as_str().unwrap().to_string())
+        .collect();
+    let mut args = vec!["check-proof"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["--at", at, "--json"]);
+    let level = level.to_str().unwrap();
+    let joined = json(&[&args[..], &["--write", level]].concat());
+    assert_eq!(joined["written"], level);
+    assert_eq!(joined["holds"], true, "{at}");
+    assert_eq!(joined["position"], at);
+    let solved = json(&["solve", "--position", at, "--memory", "16", "--json"]);
+    assert_eq!(joined["value"], solved["value"], "{at}");
+    // With the certificate of White's search there too (Black's hold where White cannot
+    // win, which holds the position itself), the value stays: a win read off a turn's
+    // certificate goes before a hold.
+    let white_search = proofs.join("white-search.proof");
+    json(&[
+        "solve",
+        "--position",
+        at,
+        "--only",
+        "white",
+        "--memory",
+        "16",
+        "--certificate",
+        white_search.to_str().unwrap(),
+        "--json",
+    ]);
+    let mut with_hold = args.clone();
+    with_hold.insert(1, white_search.to_str().unwrap());
+    assert_eq!(json(&with_hold)["value"], solved["value"], "{at}");
+    if solved["value"] == "draw" {
+        assert_a_missing_answer_leaves_a_bound(at, &files, &solved_apart);
+    }
+    solved["value"].as_str().unwrap().to_string()
+}
+
+/// Black's search alone ("can Black force a win?") after each turn of `at`: a win where the
+/// value (from `solved_apart`) is one, elsewhere the bound it leaves for Black.
+fn assert_black_alone_leaves_a_bound_where_no_win(at: &str, solved_apart: &Value) {
+    let black_only = json(&[
+        "solve",
+        "--position",
+        at,
+        "--each-turn",
+        "--only",
+        "black",
+        "--memory",
+        "16",
+        "--json",
+    ]);
+    for (full, only) in solved_apart["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(black_only["turns"].as_array().unwrap())
+    {
+        if full["value"] == "win" {
+            assert_eq!(only["value"], "win");
+            assert_eq!(only["bound"], Value::Null);
+        } else {
+            assert_eq!(only["value"], "unknown");
+            assert_eq!(only["bound"], "draw or worse", "{}", full["notation"]);
+        }
+    }
+}
+
+/// At a drawn `at`, without the certificate of a turn that needs an answer White's hold is
+/// left out: only Black's remains, a bound.
+fn assert_a_missing_answer_leaves_a_bound(at: &str, files: &[String], solved_apart: &Value) {
+    let unanswered = solved_apart["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|turn| turn["value"] == "draw")
+        .unwrap();
+    let mut args = vec!["check-proof"];
+    args.extend(
+        files
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != unanswered)
+            .map(|(_, file)| file.as_str()),
+    );
+    args.extend(["--at", at, "--json"]);
+    let output = fanorona(&args);
+    assert!(output.status.success());
+    let partial: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(partial["value"], Value::Null, "a bound, not a value");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("left out"));
 }
 
 #[test]
@@ -943,73 +957,10 @@ fn status_reads_back_where_saved_searches_stand() {
     assert_eq!(searches.len(), 2, "both sides' searches");
     assert_eq!(searches[0]["attacker"], "white", "the side to move first");
     let moves = json(&["moves", "--board", "5x5", "--json"]);
+    let root_turns = moves["turns"].as_array().unwrap().len();
     for search in searches {
-        assert_eq!(search["saved"], true);
-        assert!(search["nodes"].as_u64().unwrap() >= 20_000);
-        let turns = search["turns"].as_array().unwrap();
-        assert_eq!(turns.len(), moves["turns"].as_array().unwrap().len());
-        let outcomes = ["proven", "disproven", "open", "unknown"];
-        assert!(turns
-            .iter()
-            .all(|t| outcomes.contains(&t["outcome"].as_str().unwrap())));
-        assert!(turns.iter().any(|t| t["outcome"] != "unknown"), "{turns:?}");
-        let held_by_stones = search["held_by_stones"].as_object().unwrap();
-        let held: u64 = held_by_stones.values().map(|n| n.as_u64().unwrap()).sum();
-        assert_eq!(search["held"].as_u64(), Some(held));
-        assert!(search["held_bound"].as_u64().unwrap() >= held.max(1 << 20));
-        assert!(!search["open_by_stones"].as_object().unwrap().is_empty());
-        // By material, the positions of at most 9 stones: the same counts, split.
-        let by_material: u64 = search["open_by_material"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["positions"].as_u64().unwrap())
-            .sum();
-        let open_by_stones = search["open_by_stones"].as_object().unwrap();
-        let up_to_nine: u64 = open_by_stones
-            .iter()
-            .filter(|(stones, _)| stones.parse::<u32>().unwrap() <= 9)
-            .map(|(_, n)| n.as_u64().unwrap())
-            .sum();
-        assert_eq!(by_material, up_to_nine);
-        assert!(by_material > 0);
-        // The line it works on starts with the root's open turn of least proof number (the
-        // attacker to move) or least disproof number (the defender to move).
-        let line = search["line"].as_array().unwrap();
-        assert!(!line.is_empty() && line.len() <= 12, "{line:?}");
-        let numbers = |t: &serde_json::Value| {
-            let n = &t["numbers"];
-            (
-                n["proof"].as_u64().unwrap(),
-                n["disproof"].as_u64().unwrap(),
-            )
-        };
-        let open: Vec<(u64, u64)> = turns
-            .iter()
-            .filter(|t| t["outcome"] == "open")
-            .map(numbers)
-            .collect();
-        let first = (
-            line[0]["proof"].as_u64().unwrap(),
-            line[0]["disproof"].as_u64().unwrap(),
-        );
-        let attacker_moves = search["attacker"] == "white";
-        let least = if attacker_moves {
-            open.iter().map(|n| n.0).min()
-        } else {
-            open.iter().map(|n| n.1).min()
-        };
-        let chosen = if attacker_moves { first.0 } else { first.1 };
-        assert_eq!(Some(chosen), least, "{line:?} against {open:?}");
-        let first_turn = turns
-            .iter()
-            .find(|t| t["notation"] == line[0]["notation"])
-            .expect("the line's first turn is a turn of the root");
-        assert_eq!(first_turn["result"], line[0]["result"]);
-        for step in line {
-            assert!(step["open_children"].as_u64() <= step["children"].as_u64());
-            assert!(step["proof"].as_u64() > Some(0) && step["disproof"].as_u64() > Some(0));
-        }
+        assert_saved_search_status(search, root_turns);
+        assert_line_starts_at_the_least_number(search);
     }
     let short = json(&[
         "solve", "--board", "5x5", "--state", state_arg, "--status", "--line", "2", "--json",
@@ -1017,7 +968,96 @@ fn status_reads_back_where_saved_searches_stand() {
     for search in short["searches"].as_array().unwrap() {
         assert!(search["line"].as_array().unwrap().len() <= 2);
     }
-    // With --each-turn, the saved searches of the positions after each turn asked for.
+    // Nothing saved for another position: exit 1; --status needs --state: exit 2.
+    refused(
+        &["solve", "--board", "3x3", "--state", state_arg, "--status"],
+        1,
+        &[],
+    );
+    refused(&["solve", "--status"], 2, &[]);
+}
+
+/// The status of one saved, unsettled search of a root with `root_turns` turns: every turn
+/// with an outcome, the held positions counted by stones, the open ones by stones and material.
+fn assert_saved_search_status(search: &Value, root_turns: usize) {
+    assert_eq!(search["saved"], true);
+    assert!(search["nodes"].as_u64().unwrap() >= 20_000);
+    let turns = search["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), root_turns);
+    let outcomes = ["proven", "disproven", "open", "unknown"];
+    assert!(turns
+        .iter()
+        .all(|t| outcomes.contains(&t["outcome"].as_str().unwrap())));
+    assert!(turns.iter().any(|t| t["outcome"] != "unknown"), "{turns:?}");
+    let held_by_stones = search["held_by_stones"].as_object().unwrap();
+    let held: u64 = held_by_stones.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(search["held"].as_u64(), Some(held));
+    assert!(search["held_bound"].as_u64().unwrap() >= held.max(1 << 20));
+    assert!(!search["open_by_stones"].as_object().unwrap().is_empty());
+    // By material, the positions of at most 9 stones: the same counts, split.
+    let by_material: u64 = search["open_by_material"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["positions"].as_u64().unwrap())
+        .sum();
+    let open_by_stones = search["open_by_stones"].as_object().unwrap();
+    let up_to_nine: u64 = open_by_stones
+        .iter()
+        .filter(|(stones, _)| stones.parse::<u32>().unwrap() <= 9)
+        .map(|(_, n)| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(by_material, up_to_nine);
+    assert!(by_material > 0);
+}
+
+/// The line a saved search works on starts with the root's open turn of least proof number
+/// (the attacker to move) or least disproof number (the defender to move).
+fn assert_line_starts_at_the_least_number(search: &Value) {
+    let turns = search["turns"].as_array().unwrap();
+    let line = search["line"].as_array().unwrap();
+    assert!(!line.is_empty() && line.len() <= 12, "{line:?}");
+    let numbers = |t: &Value| {
+        let n = &t["numbers"];
+        (
+            n["proof"].as_u64().unwrap(),
+            n["disproof"].as_u64().unwrap(),
+        )
+    };
+    let open: Vec<(u64, u64)> = turns
+        .iter()
+        .filter(|t| t["outcome"] == "open")
+        .map(numbers)
+        .collect();
+    let first = (
+        line[0]["proof"].as_u64().unwrap(),
+        line[0]["disproof"].as_u64().unwrap(),
+    );
+    let attacker_moves = search["attacker"] == "white";
+    let least = if attacker_moves {
+        open.iter().map(|n| n.0).min()
+    } else {
+        open.iter().map(|n| n.1).min()
+    };
+    let chosen = if attacker_moves { first.0 } else { first.1 };
+    assert_eq!(Some(chosen), least, "{line:?} against {open:?}");
+    let first_turn = turns
+        .iter()
+        .find(|t| t["notation"] == line[0]["notation"])
+        .expect("the line's first turn is a turn of the root");
+    assert_eq!(first_turn["result"], line[0]["result"]);
+    for step in line {
+        assert!(step["open_children"].as_u64() <= step["children"].as_u64());
+        assert!(step["proof"].as_u64() > Some(0) && step["disproof"].as_u64() > Some(0));
+    }
+}
+
+/// With --each-turn, the status gives the saved searches of the positions after each turn
+/// asked for.
+#[test]
+fn status_of_each_turn_reads_back_their_saved_searches() {
+    let dir = scratch("solve-status-each-turn");
+    let state = dir.join("state");
     let pair = [
         "solve",
         "--board",
@@ -1028,7 +1068,7 @@ fn status_reads_back_where_saved_searches_stand() {
         "--only",
         "black",
         "--state",
-        state_arg,
+        state.to_str().unwrap(),
     ];
     let stopped = fanorona(&[&pair[..], &["--memory", "16", "--max-nodes", "5000"]].concat());
     assert_eq!(stopped.status.code(), Some(1));
@@ -1037,13 +1077,6 @@ fn status_reads_back_where_saved_searches_stand() {
     assert_eq!(turns.len(), 2);
     assert_eq!(turns[0]["notation"], "b2-c3A");
     assert_eq!(turns[0]["status"]["searches"][0]["saved"], true);
-    // Nothing saved for another position: exit 1; --status needs --state: exit 2.
-    refused(
-        &["solve", "--board", "3x3", "--state", state_arg, "--status"],
-        1,
-        &[],
-    );
-    refused(&["solve", "--status"], 2, &[]);
 }
 
 #[test]
@@ -1316,7 +1349,7 @@ fn a_job_goes_on_when_its_progress_cannot_be_written() {
 }
 
 #[test]
-fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
+fn solve_split_settles_what_one_small_search_cannot_and_goes_on_from_its_state() {
     let dir = scratch("split");
     let (state, proof) = (dir.join("state"), dir.join("start.proof"));
     let (state, proof) = (state.to_str().unwrap(), proof.to_str().unwrap());
@@ -1408,10 +1441,13 @@ fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
         2,
         &[missing, "no such directory"],
     );
+}
 
-    // After each first turn of 3x5 (a loss, a win and a draw for Black), the split never
-    // contradicts one whole solve: the same value, or where it stays open the bound it leaves
-    // fits the value.
+/// After each first turn of 3x5 (a loss, a win and a draw for Black), the split never
+/// contradicts one whole solve: the same value, or where it stays open the bound it leaves
+/// fits the value.
+#[test]
+fn solve_split_never_contradicts_a_whole_solve() {
     let moves = json(&["moves", "--board", "3x5", "--json"]);
     for first in moves["turns"].as_array().unwrap() {
         let at = first["result"].as_str().unwrap();
@@ -1443,6 +1479,10 @@ fn solve_split_answers_as_one_search_does_and_goes_on_from_its_state() {
             value => assert_eq!(value, whole["value"], "{at}"),
         }
     }
+}
+
+#[test]
+fn solve_split_refuses_each_turn() {
     refused(
         &["solve", "--board", "3x5", "--split", "--each-turn"],
         2,
