@@ -28,6 +28,22 @@ pub(super) enum Stage {
     Levels { next_distance: u16 },
 }
 
+/// In words, for the notes a build prints when it saves and goes on.
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Stage::Captures { slot, classes_done } => write!(
+                f,
+                "deciding captures: table {} of the system, {classes_done} mover classes done",
+                slot + 1
+            ),
+            Stage::Levels { next_distance } => {
+                write!(f, "paika levels: next distance {next_distance}")
+            }
+        }
+    }
+}
+
 /// What a saved state says besides the slots.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Saved {
