@@ -197,6 +197,11 @@ impl Judge<'_> {
         Ok(tables.probe_value(position).ok().map(Leaf::Table))
     }
 
+    /// A position as users write it (SPEC.md §2), for the messages of a refutation.
+    fn named(&self, position: &Position) -> String {
+        fanorona_engine::notation::format_position(self.board, position)
+    }
+
     fn check_claim(
         &self,
         claim: &Claim,
@@ -220,7 +225,10 @@ impl Judge<'_> {
             let position = decode(self.board, node)?;
             let choice = choice.map(|c| decode(self.board, c)).transpose()?;
             if strategy.insert(position, choice).is_some() {
-                return refuted(format!("{position:?} appears twice in one strategy"));
+                return refuted(format!(
+                    "{} appears twice in one strategy",
+                    self.named(&position)
+                ));
             }
         }
         // What each strategy position leads to inside the strategy: for the loop check of a
@@ -242,7 +250,8 @@ impl Judge<'_> {
                 let value = self.rules.outcome(self.board, position);
                 if !value.is_some_and(|v| good(v, position.side)) {
                     return refuted(format!(
-                        "{position:?}: a blocked position bad for the strategist"
+                        "{}: a blocked position bad for the strategist",
+                        self.named(position)
                     ));
                 }
                 continue;
@@ -250,23 +259,31 @@ impl Judge<'_> {
             if position.side == strategist {
                 let choice = choice.ok_or_else(|| {
                     Refuted(format!(
-                        "{position:?}: the strategist moves but no turn is given"
+                        "{}: the strategist moves but no turn is given",
+                        self.named(position)
                     ))
                 })?;
                 if !required.contains(&choice) {
-                    return refuted(format!("{position:?}: the chosen turn is not legal"));
+                    return refuted(format!(
+                        "{}: the chosen turn is not legal",
+                        self.named(position)
+                    ));
                 }
                 required.clear();
                 required.push(choice);
             } else if choice.is_some() {
-                return refuted(format!("{position:?}: a choice given for the opponent"));
+                return refuted(format!(
+                    "{}: a choice given for the opponent",
+                    self.named(position)
+                ));
             }
             let mut inside = Vec::new();
             for child in &required {
                 match self.leaf(child)? {
                     Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
                         return refuted(format!(
-                            "{child:?}: a leaf that is {} for its side to move, bad for the strategist",
+                            "{}: a leaf that is {} for its side to move, bad for the strategist",
+                            self.named(child),
                             v.name()
                         ));
                     }
@@ -279,7 +296,8 @@ impl Judge<'_> {
                     }
                     None => {
                         return refuted(format!(
-                            "{child:?}: a reply the strategy does not answer (missing)"
+                            "{}: a reply the strategy does not answer (missing)",
+                            self.named(child)
                         ))
                     }
                 }
@@ -297,7 +315,8 @@ impl Judge<'_> {
         if claim.goal == Goal::Win {
             if let Some(position) = find_loop(&edges) {
                 return refuted(format!(
-                    "the winning strategy can loop forever through {position:?}"
+                    "the winning strategy can loop forever through {}",
+                    self.named(&position)
                 ));
             }
         }

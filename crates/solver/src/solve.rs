@@ -14,6 +14,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::search::{Limits, Outcome, Search};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
+use fanorona_engine::notation::format_position;
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -599,7 +600,8 @@ impl Extraction<'_, '_> {
             Ok(())
         } else {
             Err(SolveError::no_certificate(format!(
-                "a leaf of the strategy has the wrong value ({position:?})"
+                "a leaf of the strategy has the wrong value ({})",
+                format_position(self.search_board(), position)
             )))
         }
     }
@@ -645,7 +647,8 @@ impl Extraction<'_, '_> {
         };
         found.ok_or_else(|| {
             SolveError::no_certificate(format!(
-                "no turn of the strategist keeps the result at {position:?}"
+                "no turn of the strategist keeps the result at {}",
+                format_position(self.search_board(), position)
             ))
         })
     }

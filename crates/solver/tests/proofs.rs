@@ -1,5 +1,6 @@
 //! Proof-number search against the endgame tables, and certificates against the checker.
 
+use fanorona_engine::notation::format_position;
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
     check, solve, BuildControl, Certificate, Goal, Limits, NoProgress, Outcome, Solution,
@@ -187,6 +188,10 @@ fn tampered_certificates_are_refuted() {
     missing.claims[0].strategy.remove(at);
     let why = check(&missing, None).unwrap_err();
     assert!(why.0.contains("missing") || why.0.contains("root"), "{why}");
+    assert!(
+        !why.0.contains("Position {"),
+        "positions named in notation: {why}"
+    );
 
     // A wrong value: claim the win for the other side with the same strategy.
     let mut wrong = certificate.clone();
@@ -201,7 +206,10 @@ fn tampered_certificates_are_refuted() {
         .position(|(_, choice)| choice.is_some())
         .unwrap();
     illegal.claims[0].strategy[at].1 = Some(certificate.root);
-    assert!(check(&illegal, None).unwrap_err().0.contains("not legal"));
+    let why = check(&illegal, None).unwrap_err();
+    let (at_position, _) = illegal.claims[0].strategy[at];
+    let named = format_position(&board, &at_position.position());
+    assert_eq!(why.0, format!("{named}: the chosen turn is not legal"));
 
     // A table leaf the checker cannot see.
     let mut needs_tables = certificate.clone();
