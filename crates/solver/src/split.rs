@@ -549,10 +549,12 @@ impl<'a> Splitter<'a> {
     }
 
     /// Whether the open leaf `index` may be split: within the depth asked for, not a repeat
-    /// of a position of its own line (`path`), and with turns to split.
+    /// of a position of its own line (`path`), and with turns to split. A status splits only
+    /// what the store has split, at any depth: it shows the store as earlier runs left it,
+    /// whatever `--split-depth` they ran with.
     fn may_split(&self, index: usize, path: &[Node]) -> bool {
         let node = &self.tree[index];
-        node.line.len() <= self.setup.depth
+        (self.setup.recall_only || node.line.len() <= self.setup.depth)
             && !path.contains(&Node::of(&node.position))
             && self.splittable(&node.position)
     }

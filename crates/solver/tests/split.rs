@@ -402,9 +402,11 @@ fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
     );
     let files_before = std::fs::read_dir(store.path()).unwrap().count();
 
-    // The status: the same open positions with the same answers, nothing searched or written.
+    // The status: the same open positions with the same answers, nothing searched or written,
+    // even with a smaller depth than the run had (a status shows the whole store).
     let status = SplitSetup {
         recall_only: true,
+        depth: 0,
         ..small
     };
     let seen = split(&status, &start).unwrap();

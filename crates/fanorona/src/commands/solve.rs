@@ -102,7 +102,8 @@ pub struct SolveArgs {
     split_depth: usize,
     /// Search nothing: print where the searches saved in --state stand (root and per-turn
     /// numbers, held positions, open positions by stones). Takes as much memory as the files.
-    /// With --split: every position split and every answer kept there, the open ones listed.
+    /// With --split: every position split and every answer kept there, the open ones listed,
+    /// at whatever depth the runs split them (--split-depth does not cut a status short).
     #[arg(long, requires = "state")]
     status: bool,
     /// With --status: how many plies of the line each search works on to print (from the
