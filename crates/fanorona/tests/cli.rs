@@ -765,12 +765,26 @@ fn check_proof_reads_table_leaves_by_blocks_and_names_a_damaged_table() {
         1,
         &["is missing"],
     );
-    // Damage every slot of every table: the leaves read are refused, naming a file.
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "fntb") {
-            damage_every_slot(&path);
-        }
+    // The leaves are read from the value files: damage every slot of them and the leaves
+    // read are refused, naming a file.
+    let tables_with = |extension: &str| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == extension))
+            .collect()
+    };
+    for path in tables_with("fnval") {
+        damage_every_slot(&path);
+    }
+    refused(&check, 1, &[".fnval is corrupt"]);
+    // Without value files it reads the entry files, and refuses those damaged the same way.
+    for path in tables_with("fnval") {
+        std::fs::remove_file(&path).unwrap();
+    }
+    assert_eq!(json(&check)["holds"], true);
+    for path in tables_with("fntb") {
+        damage_every_slot(&path);
     }
     refused(&check, 1, &[".fntb is corrupt"]);
 }

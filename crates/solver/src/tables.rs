@@ -365,7 +365,7 @@ impl Tables {
         let captures = (1..own.waiting).map(|left| Material::new(left, own.mover));
         for material in [own, own.swapped()].into_iter().chain(captures) {
             if material.mover > 0 && material.waiting > 0 {
-                tables.open_by_blocks(material, directory)?;
+                tables.open_by_blocks(material, Content::Entries, directory)?;
             }
         }
         // Only the materials named are held: no stone count is complete.
@@ -376,7 +376,12 @@ impl Tables {
     /// Open the tables a certificate's leaves are read from: every material of up to
     /// `max_stones` stones and each of `more` (a partial layer), each file's size and header
     /// checked now and its blocks as they are read, as for [`Tables::open_for_position`]:
-    /// a check reads the blocks its leaves fall in, not tens of gigabytes.
+    /// a check reads the blocks its leaves fall in, not tens of gigabytes. A leaf needs only
+    /// its value, so each material's value file is read where it is there (an eighth of the
+    /// entry file, which `tables verify` checks it against), else its entry file: over the
+    /// 8-stone layer of 5x9 the leaves of a large certificate fall in most of the blocks of
+    /// its 28 GB of entry files, more than a machine keeps in its page cache, where the value
+    /// files' 3.5 GB fit.
     pub fn open_for_leaves(
         board: &Board,
         rules: Rules,
@@ -387,7 +392,7 @@ impl Tables {
         let mut tables = Tables::empty(board, rules);
         let max_stones = max_stones.min(board.points());
         for material in materials(max_stones).chain(more.iter().copied()) {
-            tables.open_by_blocks(material, directory)?;
+            tables.open_by_blocks(material, Content::Values, directory)?;
         }
         tables.set_complete(max_stones);
         let top = more.iter().map(|m| m.stones()).max().unwrap_or(0);
@@ -395,11 +400,18 @@ impl Tables {
         Ok(tables)
     }
 
-    /// Open `material`'s entry file by blocks, unless it is open already.
-    fn open_by_blocks(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
+    /// Open `material`'s file with `content` by blocks, unless it is open already (a value
+    /// file that is missing falls back to the entry file, as in [`Tables::open_table_of`]).
+    fn open_by_blocks(
+        &mut self,
+        material: Material,
+        content: Content,
+        directory: &Path,
+    ) -> Result<(), TableError> {
         if self.tables.get(&material).is_none() {
-            let id = TableId::new(&self.board, &self.rules, material);
-            let (_, index) = self.index_of_present(material, &[id], directory)?;
+            let candidates =
+                Self::candidates(TableId::new(&self.board, &self.rules, material), content);
+            let (id, index) = self.index_of_present(material, &candidates, directory)?;
             let file = TableFile::open_by_blocks(directory, &id, index.size())?;
             self.tables.insert(material, (index, Entries::File(file)));
         }
@@ -504,15 +516,21 @@ impl Tables {
         content: Content,
         directory: &Path,
     ) -> Result<(), TableError> {
-        let entries = TableId::new(&self.board, &self.rules, material);
-        let candidates = match content {
-            Content::Entries => vec![entries],
-            Content::Values => vec![entries.values(), entries],
-        };
+        let candidates =
+            Self::candidates(TableId::new(&self.board, &self.rules, material), content);
         let (id, index) = self.index_of_present(material, &candidates, directory)?;
         let file = TableFile::open(directory, &id, index.size())?;
         self.tables.insert(material, (index, Entries::File(file)));
         Ok(())
+    }
+
+    /// The files to open for `content`, in order of preference: a value file falls back to
+    /// the entry file of the same material (`entries`).
+    fn candidates(entries: TableId, content: Content) -> Vec<TableId> {
+        match content {
+            Content::Entries => vec![entries],
+            Content::Values => vec![entries.values(), entries],
+        }
     }
 
     /// The first of `material`'s files `ids` (in order of preference) that is in `directory`,
