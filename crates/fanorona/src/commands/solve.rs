@@ -39,7 +39,8 @@ pub struct SolveArgs {
     /// Give up after this many nodes per search.
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     max_nodes: u64,
-    /// Transposition table size per search, in MiB.
+    /// Transposition table size per search, in MiB (a search can take up to three times this
+    /// while it closes holds).
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// How the numbers that add up over a node's children are counted: "sum" (standard proof
