@@ -20,6 +20,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Board, Color, Position, Rules, Value};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -165,8 +166,17 @@ struct Judge<'a> {
     progress: &'a dyn Progress,
 }
 
-/// Strategy positions checked between two progress reports.
-const REPORT_EVERY: usize = 1 << 16;
+/// Strategy positions checked together, on one core, between two progress reports.
+const CHECKED_TOGETHER: usize = 1 << 12;
+
+/// What the positions of a chunk of a strategy lead to.
+#[derive(Default)]
+struct Checked {
+    table_leaves: usize,
+    rule_leaves: usize,
+    /// For a win: each position with the strategy positions it leads to.
+    edges: Vec<(Position, Vec<Position>)>,
+}
 
 /// How a leaf was decided.
 enum Leaf {
@@ -231,80 +241,30 @@ impl Judge<'_> {
                 ));
             }
         }
-        // What each strategy position leads to inside the strategy: for the loop check of a
-        // win (a hold may loop, and its edges would cost gigabytes for a large strategy).
-        let mut edges: HashMap<Position, Vec<Position>> = HashMap::new();
-        let mut required = Vec::new();
         self.progress.phase(
             &format!("checking {}'s strategy", strategist.name()),
             strategy.len() as u64,
         );
-        for (done, (position, choice)) in strategy.iter().enumerate() {
-            if done % REPORT_EVERY == REPORT_EVERY - 1 {
-                self.progress.advance(REPORT_EVERY as u64);
-            }
-            required.clear();
-            children(self.board, position, &mut required);
-            if required.is_empty() {
-                // No turn: the rules decide it; it must be good like any leaf.
-                let value = self.rules.outcome(self.board, position);
-                if !value.is_some_and(|v| good(v, position.side)) {
-                    return refuted(format!(
-                        "{}: a blocked position bad for the strategist",
-                        self.named(position)
-                    ));
+        // Every position is checked on its own, so they are checked on every core, a chunk at
+        // a time; what each leads to inside the strategy is kept for the loop check of a win
+        // (a hold may loop, and its edges would cost gigabytes for a large strategy).
+        let positions: Vec<(&Position, &Option<Position>)> = strategy.iter().collect();
+        let chunks: Vec<Checked> = positions
+            .par_chunks(CHECKED_TOGETHER)
+            .map(|chunk| {
+                let mut checked = Checked::default();
+                for &(position, choice) in chunk {
+                    self.check_position(claim, &strategy, position, *choice, &good, &mut checked)?;
                 }
-                continue;
-            }
-            if position.side == strategist {
-                let choice = choice.ok_or_else(|| {
-                    Refuted(format!(
-                        "{}: the strategist moves but no turn is given",
-                        self.named(position)
-                    ))
-                })?;
-                if !required.contains(&choice) {
-                    return refuted(format!(
-                        "{}: the chosen turn is not legal",
-                        self.named(position)
-                    ));
-                }
-                required.clear();
-                required.push(choice);
-            } else if choice.is_some() {
-                return refuted(format!(
-                    "{}: a choice given for the opponent",
-                    self.named(position)
-                ));
-            }
-            let mut inside = Vec::new();
-            for child in &required {
-                match self.leaf(child)? {
-                    Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
-                        return refuted(format!(
-                            "{}: a leaf that is {} for its side to move, bad for the strategist",
-                            self.named(child),
-                            v.name()
-                        ));
-                    }
-                    Some(Leaf::Rules(_)) => confirmed.rule_leaves += 1,
-                    Some(Leaf::Table(_)) => confirmed.table_leaves += 1,
-                    None if strategy.contains_key(child) => {
-                        if claim.goal == Goal::Win {
-                            inside.push(*child);
-                        }
-                    }
-                    None => {
-                        return refuted(format!(
-                            "{}: a reply the strategy does not answer (missing)",
-                            self.named(child)
-                        ))
-                    }
-                }
-            }
-            if claim.goal == Goal::Win {
-                edges.insert(*position, inside);
-            }
+                self.progress.advance(chunk.len() as u64);
+                Ok(checked)
+            })
+            .collect::<Result<_, Refuted>>()?;
+        let mut edges: HashMap<Position, Vec<Position>> = HashMap::new();
+        for checked in chunks {
+            confirmed.table_leaves += checked.table_leaves;
+            confirmed.rule_leaves += checked.rule_leaves;
+            edges.extend(checked.edges);
         }
         match self.leaf(root)? {
             Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if good(v, root.side) => {}
@@ -321,6 +281,84 @@ impl Judge<'_> {
             }
         }
         confirmed.positions += strategy.len();
+        Ok(())
+    }
+
+    /// Check one strategy position of `claim` (`choice` is the strategist's turn there):
+    /// its required children are each a good leaf or in `strategy`. Counts its leaves into
+    /// `checked`, and for a win, where it leads inside the strategy.
+    fn check_position(
+        &self,
+        claim: &Claim,
+        strategy: &HashMap<Position, Option<Position>>,
+        position: &Position,
+        choice: Option<Position>,
+        good: &(impl Fn(Value, Color) -> bool + Sync),
+        checked: &mut Checked,
+    ) -> Result<(), Refuted> {
+        let strategist = claim.strategist();
+        let mut required = Vec::new();
+        children(self.board, position, &mut required);
+        if required.is_empty() {
+            // No turn: the rules decide it; it must be good like any leaf.
+            let value = self.rules.outcome(self.board, position);
+            if !value.is_some_and(|v| good(v, position.side)) {
+                return refuted(format!(
+                    "{}: a blocked position bad for the strategist",
+                    self.named(position)
+                ));
+            }
+            return Ok(());
+        }
+        if position.side == strategist {
+            let choice = choice.ok_or_else(|| {
+                Refuted(format!(
+                    "{}: the strategist moves but no turn is given",
+                    self.named(position)
+                ))
+            })?;
+            if !required.contains(&choice) {
+                return refuted(format!(
+                    "{}: the chosen turn is not legal",
+                    self.named(position)
+                ));
+            }
+            required.clear();
+            required.push(choice);
+        } else if choice.is_some() {
+            return refuted(format!(
+                "{}: a choice given for the opponent",
+                self.named(position)
+            ));
+        }
+        let mut inside = Vec::new();
+        for child in &required {
+            match self.leaf(child)? {
+                Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
+                    return refuted(format!(
+                        "{}: a leaf that is {} for its side to move, bad for the strategist",
+                        self.named(child),
+                        v.name()
+                    ));
+                }
+                Some(Leaf::Rules(_)) => checked.rule_leaves += 1,
+                Some(Leaf::Table(_)) => checked.table_leaves += 1,
+                None if strategy.contains_key(child) => {
+                    if claim.goal == Goal::Win {
+                        inside.push(*child);
+                    }
+                }
+                None => {
+                    return refuted(format!(
+                        "{}: a reply the strategy does not answer (missing)",
+                        self.named(child)
+                    ))
+                }
+            }
+        }
+        if claim.goal == Goal::Win {
+            checked.edges.push((*position, inside));
+        }
         Ok(())
     }
 }
