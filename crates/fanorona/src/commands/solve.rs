@@ -40,7 +40,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     max_nodes: u64,
     /// Transposition table size per search, in MiB (a search can take up to three times this
-    /// while it closes holds).
+    /// while it closes holds, and more while a certificate is read off its proof).
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// How the numbers that add up over a node's children are counted: "sum" (standard proof
