@@ -28,6 +28,7 @@ enum Command {
     Query(commands::query::QueryArgs),
     Solve(commands::solve::SolveArgs),
     CheckProof(commands::check_proof::CheckProofArgs),
+    PackProof(commands::pack_proof::PackProofArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Command::Query(args) => args.run(),
         Command::Solve(args) => args.run(),
         Command::CheckProof(args) => args.run(),
+        Command::PackProof(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

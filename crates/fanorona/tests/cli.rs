@@ -1547,3 +1547,44 @@ fn a_certificate_found_apart_is_taken_into_a_split_store() {
     let missing = missing.to_str().unwrap();
     refused(&[&split[..], &["--take", missing]].concat(), 1, &[missing]);
 }
+
+#[test]
+fn pack_proof_keeps_the_choices_and_check_proof_reads_the_packed_file() {
+    let dir = scratch("packed-proof");
+    std::fs::create_dir_all(&dir).unwrap();
+    let full = dir.join("5x5.proof");
+    let packed = dir.join("5x5.fnpack");
+    let (full_arg, packed_arg) = (full.to_str().unwrap(), packed.to_str().unwrap());
+    let solved = json(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--certificate",
+        full_arg,
+        "--json",
+    ]);
+    assert_eq!(solved["value"], "draw");
+    let report = json(&["pack-proof", full_arg, packed_arg, "--json"]);
+    let (bytes_in, bytes_out) = (report["bytes_in"].as_u64(), report["bytes_out"].as_u64());
+    assert!(bytes_out.unwrap() * 10 < bytes_in.unwrap(), "{report}");
+    let whole = json(&["check-proof", full_arg, "--json"]);
+    let from_packed = json(&["check-proof", packed_arg, "--json"]);
+    assert_eq!(from_packed["holds"], true);
+    assert_eq!(from_packed["value"], "draw");
+    assert_eq!(from_packed["positions"], report["positions_kept"]);
+    assert_eq!(from_packed["claims"], whole["claims"]);
+    // A packed file cut short is named, with exit code 1.
+    let bytes = std::fs::read(&packed).unwrap();
+    let cut = dir.join("cut.fnpack");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    refused(
+        &["check-proof", cut.to_str().unwrap()],
+        1,
+        &["not a valid certificate", "cannot be decoded"],
+    );
+    refused(
+        &["pack-proof", cut.to_str().unwrap(), packed_arg],
+        1,
+        &["not a valid certificate"],
+    );
+}

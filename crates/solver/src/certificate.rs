@@ -17,7 +17,8 @@
 //! Values: a win of the side to move is one win claim for it; a loss is a win claim for the
 //! other side; a draw is two "not lose" claims, one per side.
 //!
-//! The file is bincode (`bincode = 2.0.1`, standard configuration) of [`Certificate`].
+//! The file is bincode (`bincode = 2.0.1`, standard configuration) of [`Certificate`], or
+//! the same packed into the strategist's choices alone ([`crate::packed`]), which is read alike.
 //! [`crate::check`] verifies one with the rules and the tables alone.
 
 use crate::index::Material;
@@ -268,7 +269,20 @@ impl Certificate {
         })
     }
 
+    /// Writes it packed ([`crate::packed`]): the strategies' choices alone, positions that
+    /// no strategy reaches dropped. Returns the bytes written.
+    pub fn write_packed(&self, path: &Path) -> Result<usize, CertificateError> {
+        let bytes = crate::packed::pack(self)?;
+        std::fs::write(path, &bytes)
+            .map_err(|e| CertificateError::Io(path.display().to_string(), e))?;
+        Ok(bytes.len())
+    }
+
+    /// A certificate from its file's bytes, packed ([`crate::packed`]) or not.
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
+        if crate::packed::is_packed(bytes) {
+            return crate::packed::unpack(bytes);
+        }
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(CertificateError::Format(
                 "no FANOPRF magic at its start".into(),

@@ -23,6 +23,7 @@ pub mod check;
 pub mod entry;
 pub mod file;
 pub mod index;
+pub mod packed;
 mod page_cache;
 mod part_file;
 mod prefetch;

@@ -3,7 +3,7 @@
 use fanorona_engine::notation::format_position;
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, solve, BuildControl, Certificate, Goal, Limits, NoProgress, Outcome, Solution,
+    check, packed, solve, BuildControl, Certificate, Goal, Limits, NoProgress, Outcome, Solution,
     SolveSetup, Tables,
 };
 
@@ -39,6 +39,13 @@ fn settled_and_checked(
     // The file form reads back to the same certificate.
     let bytes = bincode::encode_to_vec(&certificate, bincode::config::standard()).unwrap();
     assert_eq!(Certificate::from_bytes(&bytes).unwrap(), certificate);
+    // Packed, it reads back to the strategies it reaches, which prove the same.
+    let unpacked = Certificate::from_bytes(&packed::pack(&certificate).unwrap()).unwrap();
+    assert_eq!(check(&unpacked, tables).unwrap().value, Some(value));
+    for (claim, unpacked) in certificate.claims.iter().zip(&unpacked.claims) {
+        let listed: std::collections::HashSet<_> = claim.strategy.iter().collect();
+        assert!(unpacked.strategy.iter().all(|entry| listed.contains(entry)));
+    }
     Some(value)
 }
 

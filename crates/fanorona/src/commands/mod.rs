@@ -2,6 +2,7 @@
 
 pub mod check_proof;
 pub mod moves;
+pub mod pack_proof;
 pub mod perft;
 pub mod query;
 pub mod show;

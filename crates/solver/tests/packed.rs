@@ -1,0 +1,160 @@
+//! Packed certificates: the strategist's choices alone, walked out again by the rules.
+
+use fanorona_engine::{Board, Position, Rules, Value};
+use fanorona_solver::packed::{pack, unpack, PackedCertificate};
+use fanorona_solver::{check, solve, Certificate, Limits, Node, SolveSetup, Tables};
+
+fn board_3x5() -> Board {
+    Board::new(3, 5).unwrap()
+}
+
+/// The 3x5 start solved over its 4-stone tables: a White win with table leaves.
+fn solved_3x5(tables: &Tables) -> Certificate {
+    let board = board_3x5();
+    let setup = SolveSetup::new(&board, Some(tables), Limits::default());
+    let solution = solve(&setup, &Position::standard_start(&board)).unwrap();
+    assert_eq!(solution.value, Some(Value::Win));
+    solution.certificate.expect("a certificate")
+}
+
+/// In the walk of `certificate`'s first claim, a choice `(k, index)` that swaps the k-th
+/// choice, one that leads to a leaf, for another leaf that White has not won: the choices
+/// still fit the walk, but the strategy no longer wins.
+fn a_losing_choice(certificate: &Certificate, tables: &Tables) -> Option<(usize, u32)> {
+    let board = board_3x5();
+    // The value of a leaf for its side to move: by the rules, or by the tables.
+    let leaf_value = |node: &Node| {
+        let position = node.position();
+        let rules = Rules::default().outcome(&board, &position);
+        let in_tables = position.mover.count() + position.waiting.count() <= 4;
+        rules.or_else(|| in_tables.then(|| tables.probe(&position).unwrap().value()))
+    };
+    let walked = unpack(&pack(certificate).unwrap()).unwrap();
+    let choices = walked.claims[0]
+        .strategy
+        .iter()
+        .filter_map(|(node, choice)| Some((*node, (*choice)?)));
+    for (k, (node, chosen)) in choices.enumerate() {
+        if leaf_value(&chosen).is_none() {
+            continue;
+        }
+        let mut children: Vec<Node> = fanorona_engine::turns(&board, &node.position())
+            .iter()
+            .map(|turn| Node::of(&turn.result))
+            .collect();
+        children.sort_unstable();
+        children.dedup();
+        // Black moves at the leaf: anything but its loss is no win of White's.
+        let lost = children
+            .iter()
+            .position(|child| leaf_value(child).is_some_and(|value| value != Value::Loss));
+        if let Some(index) = lost {
+            return Some((k, index as u32));
+        }
+    }
+    None
+}
+
+/// Why `packed`, edited by `edit`, cannot be unpacked.
+fn unpack_error(packed: &PackedCertificate, edit: impl Fn(&mut Vec<u32>)) -> String {
+    let mut edited = packed.clone();
+    edit(&mut edited.claims[0].choices);
+    let bytes = edited.to_bytes().unwrap();
+    unpack(&bytes).unwrap_err().to_string()
+}
+
+#[test]
+fn a_packed_certificate_is_small_and_proves_the_same() {
+    let tables = Tables::build(&board_3x5(), Rules::default(), 4);
+    let certificate = solved_3x5(&tables);
+    let packed = pack(&certificate).unwrap();
+    let full = bincode::encode_to_vec(&certificate, bincode::config::standard()).unwrap();
+    assert!(
+        packed.len() * 4 < full.len(),
+        "{} vs {}",
+        packed.len(),
+        full.len()
+    );
+    let unpacked = Certificate::from_bytes(&packed).unwrap();
+    assert_eq!(unpacked.table_stones, 4);
+    let confirmed = check(&unpacked, Some(&tables)).unwrap();
+    assert_eq!(confirmed.value, Some(Value::Win));
+    assert!(confirmed.table_leaves > 0);
+    assert_eq!(confirmed, check(&certificate, Some(&tables)).unwrap());
+    // Packing what was unpacked gives the same bytes: the walk is fixed by the rules.
+    assert_eq!(pack(&unpacked).unwrap(), packed);
+}
+
+#[test]
+fn positions_no_strategy_reaches_are_dropped() {
+    let tables = Tables::build(&board_3x5(), Rules::default(), 4);
+    let certificate = solved_3x5(&tables);
+    let claim = &certificate.claims[0];
+    let root_choice = claim
+        .strategy
+        .iter()
+        .find(|(node, _)| *node == certificate.root)
+        .and_then(|(_, choice)| *choice)
+        .expect("White chooses at the start");
+    // Another first turn of White, and the position it leads to: never reached.
+    let board = board_3x5();
+    let start = Position::standard_start(&board);
+    let other = fanorona_engine::turns(&board, &start)
+        .into_iter()
+        .map(|turn| fanorona_solver::Node::of(&turn.result))
+        .find(|node| *node != root_choice && !claim.strategy.iter().any(|(n, _)| n == node))
+        .expect("the 3x5 start has another turn");
+    let mut padded = certificate.clone();
+    padded.claims[0].strategy.push((other, None));
+    let unpacked = unpack(&pack(&padded).unwrap()).unwrap();
+    assert_eq!(unpacked.size(), certificate.size());
+    assert!(!unpacked.claims[0].strategy.iter().any(|(n, _)| *n == other));
+}
+
+#[test]
+fn a_strategy_without_a_choice_it_needs_cannot_be_packed() {
+    let tables = Tables::build(&board_3x5(), Rules::default(), 4);
+    let certificate = solved_3x5(&tables);
+    let mut missing = certificate.clone();
+    let at = missing.claims[0]
+        .strategy
+        .iter()
+        .position(|(node, choice)| choice.is_some() && *node != certificate.root)
+        .expect("a position where White moves after the start");
+    missing.claims[0].strategy.remove(at);
+    let why = pack(&missing).unwrap_err().to_string();
+    assert!(why.contains("neither a leaf nor in the strategy"), "{why}");
+}
+
+#[test]
+fn choices_that_do_not_fit_the_walk_are_refused() {
+    let tables = Tables::build(&board_3x5(), Rules::default(), 4);
+    let certificate = solved_3x5(&tables);
+    let packed = PackedCertificate::of(&certificate).unwrap();
+    let why = unpack_error(&packed, |choices| choices[0] = 200);
+    assert!(why.contains("choice 200 at BBBBB/BW1BW/WWWWW w"), "{why}");
+    let why = unpack_error(&packed, |choices| {
+        choices.pop();
+    });
+    assert!(
+        why.contains("its choices end before its strategy does"),
+        "{why}"
+    );
+    let why = unpack_error(&packed, |choices| choices.push(0));
+    assert!(why.contains("1 choices left over"), "{why}");
+    // A changed choice that fits the walk is a strategy again: the checker judges it.
+    let bad = a_losing_choice(&certificate, &tables).expect("a choice into a lost table leaf");
+    let mut edited = packed.clone();
+    edited.claims[0].choices[bad.0] = bad.1;
+    let changed = edited.unpacked().unwrap();
+    let why = check(&changed, Some(&tables)).unwrap_err().to_string();
+    assert!(why.contains("bad for the strategist"), "{why}");
+    // Bytes cut short or left over are named.
+    let bytes = pack(&certificate).unwrap();
+    let why = unpack(&bytes[..bytes.len() - 1]).unwrap_err().to_string();
+    assert!(why.contains("cannot be decoded"), "{why}");
+    let mut longer = bytes.clone();
+    longer.push(0);
+    let why = unpack(&longer).unwrap_err().to_string();
+    assert!(why.contains("1 bytes after the end"), "{why}");
+}
