@@ -1,5 +1,6 @@
 //! Packed certificates: the strategist's choices alone, walked out again by the rules.
 
+use fanorona_engine::notation::format_position;
 use fanorona_engine::{Board, Position, Rules, Value};
 use fanorona_solver::packed::{pack, unpack, PackedCertificate};
 use fanorona_solver::{check, solve, Certificate, Limits, Node, SolveSetup, Tables};
@@ -157,4 +158,51 @@ fn choices_that_do_not_fit_the_walk_are_refused() {
     longer.push(0);
     let why = unpack(&longer).unwrap_err().to_string();
     assert!(why.contains("1 bytes after the end"), "{why}");
+}
+
+/// The rows of `data/proofs/README.md`: file, position, value, tables.
+fn recorded() -> Vec<(String, String, String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
+    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
+    let cell = |text: &str| text.trim().trim_matches('`').to_string();
+    listing
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').collect();
+            let file = format!("{dir}/{}", cell(cells[1]));
+            (file, cell(cells[2]), cell(cells[3]), cell(cells[4]))
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_certificates_hold() {
+    let rows = recorded();
+    assert!(rows.len() >= 7, "{rows:?}");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
+    let files = std::fs::read_dir(dir).unwrap().count();
+    assert_eq!(
+        files,
+        rows.len() + 1,
+        "every file in data/proofs is listed in its README"
+    );
+    for (file, position, value, tables) in rows {
+        let bytes = std::fs::read(&file).unwrap();
+        let packed = PackedCertificate::from_bytes(&bytes).unwrap();
+        let board = Board::new(packed.rows as usize, packed.columns as usize).unwrap();
+        let root = format_position(&board, &packed.root.position());
+        assert_eq!(root, position, "{file}");
+        if tables != "none" {
+            // Checked over its tables by `scripts/reproduce.sh recorded`.
+            assert_ne!(packed.table_stones, 0, "{file}");
+            continue;
+        }
+        let confirmed = check(&unpack(&bytes).unwrap(), None).unwrap();
+        assert_eq!(
+            confirmed.value.map(|v| v.name()),
+            Some(value.as_str()),
+            "{file}"
+        );
+    }
 }
