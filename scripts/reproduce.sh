@@ -14,9 +14,8 @@
 #                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
-#   scripts/reproduce.sh recorded   # every certificate kept in data/proofs checked, over the 5x9
-#                                # tables up to RECORDED_STONES stones (default 8; built first
-#                                # where missing: 10 minutes for 7, 1½ hours for 8)
+#   scripts/reproduce.sh recorded   # every certificate kept in data/proofs checked, over the
+#                                # tables it needs (built first: up to 1½ hours for 5x9's 8 stones)
 #   scripts/reproduce.sh split SIDE FEN [TURN,…]   # "can SIDE force a win?" after each turn
 #                                # from FEN, searched apart, then joined at FEN (see split below)
 #
@@ -178,6 +177,45 @@ if [ "$mode" = first-move ]; then
     exit
 fi
 
+# The certificates kept in data/proofs (packed; listed in its README, with the tables each
+# needs): the tables built first where missing (up to RECORDED_MAX_STONES stones, default 8:
+# 10 minutes for the 5x9 tables up to 7, 1½ hours for the 8-stone layer), then each
+# certificate checked with the independent checker. One over tables not built is refused,
+# naming the tables it needs.
+recorded() {
+    local max_stones=${RECORDED_MAX_STONES:-8} board stones
+    sed -nE 's/^\| `[^`]*` \|[^|]*\|[^|]*\| ([0-9]+x[0-9]+) up to ([0-9]+) stones \|.*/\1 \2/p' \
+        data/proofs/README.md | sort -u | while read -r board stones; do
+        [ "$stones" -le "$max_stones" ] || continue
+        if [ "$board" = 5x9 ] && [ "$stones" -eq 8 ]; then
+            "$bin" tables build --board 5x9 --stones 7 --tables "$tables" >&2
+            for system in 4v4 3v5 2v6 1v7; do
+                "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" >&2
+            done
+        else
+            "$bin" tables build --board "$board" --stones "$stones" --tables "$tables" >&2
+        fi
+    done
+    echo "| certificate | position | value | strategy positions | table leaves | check |"
+    echo "|---|---|---|---|---|---|"
+    local proof report why
+    for proof in data/proofs/*.fnpack; do
+        if report=$("$bin" check-proof "$proof" --tables "$tables" --json 2>/dev/null); then
+            printf "| %s | %s | %s | %s | %s | holds |\n" "$(basename "$proof")" \
+                "$(field position "$report")" "$(field value "$report")" \
+                "$(field positions "$report")" "$(field table_leaves "$report")"
+        else
+            why=$("$bin" check-proof "$proof" --tables "$tables" 2>&1 >/dev/null | tail -1)
+            printf "| %s | | | | | refuted: %s |\n" "$(basename "$proof")" "$why"
+        fi
+    done
+}
+
+if [ "$mode" = recorded ]; then
+    recorded
+    exit
+fi
+
 echo "| board | start | our value | published | tables (stones) | tables built in (s) | search (s) | nodes | certificate |"
 echo "|---|---|---|---|---|---|---|---|---|"
 
@@ -247,34 +285,6 @@ if [ "$mode" = more-boards ]; then
         stones=6
         [ "$entry" != "$board" ] && stones=${entry#*:}
         game "$board" "(none)" "$stones" "$board"
-    done
-    exit
-fi
-
-# The certificates kept in data/proofs (packed; listed in its README): each checked with the
-# independent checker, over the 5x9 tables up to RECORDED_STONES stones, built first where
-# missing. A certificate over a larger layer than that is refused, naming the tables it needs.
-if [ "$mode" = recorded ]; then
-    stones=${RECORDED_STONES:-8}
-    if [ "$stones" -le 7 ]; then
-        "$bin" tables build --board 5x9 --stones "$stones" --tables "$tables" >&2
-    else
-        "$bin" tables build --board 5x9 --stones 7 --tables "$tables" >&2
-        for system in 4v4 3v5 2v6 1v7; do
-            "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" >&2
-        done
-    fi
-    echo "| certificate | position | value | strategy positions | table leaves | check |"
-    echo "|---|---|---|---|---|---|"
-    for proof in data/proofs/*.fnpack; do
-        if report=$("$bin" check-proof "$proof" --tables "$tables" --json 2>/dev/null); then
-            printf "| %s | %s | %s | %s | %s | holds |\n" "$(basename "$proof")" \
-                "$(field position "$report")" "$(field value "$report")" \
-                "$(field positions "$report")" "$(field table_leaves "$report")"
-        else
-            why=$("$bin" check-proof "$proof" --tables "$tables" 2>&1 >/dev/null | tail -1)
-            printf "| %s | | | | | refuted: %s |\n" "$(basename "$proof")" "$why"
-        fi
     done
     exit
 fi

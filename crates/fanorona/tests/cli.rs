@@ -1587,4 +1587,18 @@ fn pack_proof_keeps_the_choices_and_check_proof_reads_the_packed_file() {
         1,
         &["not a valid certificate"],
     );
+    // `solve --certificate` writes a name ending in .fnpack packed.
+    let direct = dir.join("3x5.fnpack");
+    let direct_arg = direct.to_str().unwrap();
+    json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--certificate",
+        direct_arg,
+        "--json",
+    ]);
+    assert!(std::fs::read(&direct).unwrap().starts_with(b"FANOPAK\0"));
+    let checked = json(&["check-proof", direct_arg, "--json"]);
+    assert_eq!(checked["value"], "win");
 }

@@ -252,7 +252,15 @@ impl Certificate {
         self.claims.iter().map(|c| c.strategy.len()).sum()
     }
 
+    /// Writes it to `path`: packed ([`crate::packed`]) where the file name ends in `.fnpack`,
+    /// whole otherwise.
     pub fn write(&self, path: &Path) -> Result<(), CertificateError> {
+        if path
+            .extension()
+            .is_some_and(|extension| extension == "fnpack")
+        {
+            return self.write_packed(path).map(|_| ());
+        }
         let bytes = bincode::encode_to_vec(self, bincode::config::standard())
             .map_err(|e| CertificateError::Format(e.to_string()))?;
         std::fs::write(path, bytes).map_err(|e| CertificateError::Io(path.display().to_string(), e))

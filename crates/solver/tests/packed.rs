@@ -194,8 +194,10 @@ fn recorded_certificates_hold() {
         let root = format_position(&board, &packed.root.position());
         assert_eq!(root, position, "{file}");
         if tables != "none" {
-            // Checked over its tables by `scripts/reproduce.sh recorded`.
-            assert_ne!(packed.table_stones, 0, "{file}");
+            // Checked over its tables by `scripts/reproduce.sh recorded`; here, that the
+            // listing names them (as "5x7 up to 7 stones").
+            let named = format!("{} up to {} stones", board.size_name(), packed.table_stones);
+            assert_eq!(tables, named, "{file}");
             continue;
         }
         let confirmed = check(&unpack(&bytes).unwrap(), None).unwrap();

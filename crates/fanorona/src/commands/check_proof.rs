@@ -30,7 +30,8 @@ pub struct CheckProofArgs {
     at: Option<String>,
     /// Once the certificates hold, write them as one certificate to this file: its root the
     /// --at position, with the strategies joined there. Joined certificates of one level of
-    /// turns can so be joined again at the position before.
+    /// turns can so be joined again at the position before. A name ending in .fnpack writes
+    /// it packed (see `pack-proof`).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
     #[command(flatten)]

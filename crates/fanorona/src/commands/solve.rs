@@ -33,7 +33,8 @@ pub struct SolveArgs {
     /// and whatever materials of the next stone count are there).
     #[arg(long, value_name = "N", default_value_t = 64)]
     stones: usize,
-    /// Write the certificate (bincode) to this file; it is checked before it is written.
+    /// Write the certificate (bincode) to this file; it is checked before it is written. A
+    /// name ending in .fnpack writes it packed (see `pack-proof`).
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
     /// Give up after this many nodes per search.
