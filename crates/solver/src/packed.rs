@@ -9,7 +9,8 @@
 //! strategist moves, go on to the child it chose; stop at a position seen before and at a leaf
 //! (one the rules decide, or one within the certificate's tables). The choices, in the order of
 //! that walk, as indexes into each position's distinct children sorted by [`Node`], are the
-//! whole packed claim: unpacking walks the same way and reads them back.
+//! whole packed claim (a position with one distinct child has no choice to write): unpacking
+//! walks the same way and reads them back.
 //!
 //! So a packed certificate holds exactly the positions its strategies reach: positions a
 //! certificate lists but never reaches (those of joined strategies that other turns made
@@ -51,8 +52,8 @@ pub struct PackedCertificate {
 pub struct PackedClaim {
     pub strategist_is_white: bool,
     pub goal: Goal,
-    /// At each position where the strategist moves, in the order of the walk, the index of its
-    /// choice among the position's distinct children sorted by [`Node`].
+    /// At each position where the strategist moves and has more than one distinct child, in
+    /// the order of the walk, the index of its choice among those children sorted by [`Node`].
     pub choices: Vec<u32>,
 }
 
@@ -250,7 +251,11 @@ impl Walker {
             let mut nodes: Vec<Node> = positions.iter().map(Node::of).collect();
             nodes.sort_unstable();
             if position.side == strategist {
-                let chosen = nodes[choose(node, &nodes)?];
+                // One distinct child leaves nothing to choose, and nothing is written.
+                let chosen = match nodes.len() {
+                    1 => nodes[0],
+                    _ => nodes[choose(node, &nodes)?],
+                };
                 strategy.push((node, Some(chosen)));
                 stack.push(chosen);
             } else {

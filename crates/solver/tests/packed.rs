@@ -35,22 +35,28 @@ fn a_losing_choice(certificate: &Certificate, tables: &Tables) -> Option<(usize,
         .strategy
         .iter()
         .filter_map(|(node, choice)| Some((*node, (*choice)?)));
-    for (k, (node, chosen)) in choices.enumerate() {
-        if leaf_value(&chosen).is_none() {
-            continue;
-        }
+    // The k-th choice written is at the k-th of those positions with more than one child.
+    let mut k = 0;
+    for (node, chosen) in choices {
         let mut children: Vec<Node> = fanorona_engine::turns(&board, &node.position())
             .iter()
             .map(|turn| Node::of(&turn.result))
             .collect();
         children.sort_unstable();
         children.dedup();
+        if children.len() == 1 {
+            continue;
+        }
+        k += 1;
+        if leaf_value(&chosen).is_none() {
+            continue;
+        }
         // Black moves at the leaf: anything but its loss is no win of White's.
         let lost = children
             .iter()
             .position(|child| leaf_value(child).is_some_and(|value| value != Value::Loss));
         if let Some(index) = lost {
-            return Some((k, index as u32));
+            return Some((k - 1, index as u32));
         }
     }
     None
