@@ -1113,7 +1113,7 @@ struct Stored {
 }
 
 /// The files that keep one position's answer to one side's question: `KEY.answer` (a line of
-/// text) and `KEY.proof` (its certificate, for a settled answer), KEY naming the position
+/// text) and `KEY.proof` (its certificate, packed, for a settled answer), KEY naming the position
 /// exactly (white and black stones in hexadecimal, the side to move) and the side asked about.
 struct StoreFiles {
     answer: PathBuf,
@@ -1161,10 +1161,14 @@ impl StoreFiles {
         same_tables.then(|| claims.next()).flatten()
     }
 
+    /// Written packed ([`crate::packed`]: about fifty times smaller), or whole where its
+    /// strategy cannot be packed (it would not check either); read alike.
     fn write_certificate(&self, certificate: &Certificate) -> Result<(), SolveError> {
         let partial = self.proof.with_extension("proof.part");
         certificate
-            .write(&partial)
+            .write_packed(&partial)
+            .map(|_| ())
+            .or_else(|_| certificate.write(&partial))
             .map_err(|e| SolveError(e.to_string()))?;
         rename(&partial, &self.proof)
     }

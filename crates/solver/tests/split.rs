@@ -185,6 +185,15 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
         Outcome::Proven
     );
     assert!(first.searches > 0);
+    // The store keeps its certificates packed.
+    let proofs: Vec<Vec<u8>> = std::fs::read_dir(store.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "proof"))
+        .map(|path| std::fs::read(path).unwrap())
+        .collect();
+    assert!(!proofs.is_empty());
+    assert!(proofs.iter().all(|bytes| bytes.starts_with(b"FANOPAK\0")));
     let again = split(&setup, &start).unwrap();
     assert_eq!(
         checked(&again, Some(&tables), Color::White, &start),
