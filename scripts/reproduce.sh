@@ -184,6 +184,16 @@ fi
 # naming the tables it needs.
 recorded() {
     local max_stones=${RECORDED_MAX_STONES:-8} board stones
+    # "5x9 up to 7 stones and 3v5, 4v4, 5v3": a partial layer, one system per material.
+    sed -nE 's/^\| `[^`]*` \|[^|]*\|[^|]*\| ([0-9]+x[0-9]+) up to ([0-9]+) stones and ([^|]*) \|.*/\1 \2 \3/p' \
+        data/proofs/README.md | tr -d ',' | sort -u | while read -r board stones systems; do
+        [ "$((stones + 1))" -le "$max_stones" ] || continue
+        "$bin" tables build --board "$board" --stones "$stones" --tables "$tables" >&2
+        for system in $systems; do
+            "$bin" tables build --board "$board" --stones "$((stones + 1))" --only "$system" \
+                --tables "$tables" >&2
+        done
+    done
     sed -nE 's/^\| `[^`]*` \|[^|]*\|[^|]*\| ([0-9]+x[0-9]+) up to ([0-9]+) stones \|.*/\1 \2/p' \
         data/proofs/README.md | sort -u | while read -r board stones; do
         [ "$stones" -le "$max_stones" ] || continue

@@ -201,8 +201,15 @@ fn recorded_certificates_hold() {
         assert_eq!(root, position, "{file}");
         if tables != "none" {
             // Checked over its tables by `scripts/reproduce.sh recorded`; here, that the
-            // listing names them (as "5x7 up to 7 stones").
-            let named = format!("{} up to {} stones", board.size_name(), packed.table_stones);
+            // listing names them (as "5x7 up to 7 stones", or "5x9 up to 7 stones and
+            // 4v4" with a partial layer).
+            let mut named = format!("{} up to {} stones", board.size_name(), packed.table_stones);
+            let partial: Vec<String> = (packed.table_materials.iter())
+                .map(|(mover, waiting)| format!("{mover}v{waiting}"))
+                .collect();
+            if !partial.is_empty() {
+                named += &format!(" and {}", partial.join(", "));
+            }
             assert_eq!(tables, named, "{file}");
             continue;
         }
