@@ -121,7 +121,7 @@ impl PackedCertificate {
 
     /// Read from the file form; its magic, version and length are checked.
     pub fn from_bytes(bytes: &[u8]) -> Result<PackedCertificate, CertificateError> {
-        let format = |why: String| CertificateError::Format(why);
+        let format = CertificateError::Format;
         let (packed, used): (PackedCertificate, usize) =
             bincode::decode_from_slice(bytes, bincode::config::standard())
                 .map_err(|e| format(format!("packed certificate cannot be decoded ({e})")))?;
@@ -146,21 +146,20 @@ impl PackedCertificate {
     /// The certificate it stands for: each claim's strategy walked out from its choices.
     /// Refused where the choices do not fit the walk.
     pub fn unpacked(&self) -> Result<Certificate, CertificateError> {
-        let format = |why: String| CertificateError::Format(why);
-        let packed = self;
+        let format = CertificateError::Format;
         let mut certificate = Certificate {
             magic: MAGIC,
             version: VERSION,
-            rows: packed.rows,
-            columns: packed.columns,
-            blocked: packed.blocked,
-            table_stones: packed.table_stones,
-            table_materials: packed.table_materials.clone(),
-            root: packed.root,
+            rows: self.rows,
+            columns: self.columns,
+            blocked: self.blocked,
+            table_stones: self.table_stones,
+            table_materials: self.table_materials.clone(),
+            root: self.root,
             claims: Vec::new(),
         };
         let walker = Walker::of(&certificate)?;
-        for claim in &packed.claims {
+        for claim in &self.claims {
             let strategist = match claim.strategist_is_white {
                 true => Color::White,
                 false => Color::Black,
