@@ -221,3 +221,39 @@ fn recorded_certificates_hold() {
         );
     }
 }
+
+/// The README's joined rows, `| A.fnpack + B.fnpack | `POSITION` | VALUE |`: the pairs that
+/// `scripts/reproduce.sh recorded` checks together over their tables.
+fn joined() -> Vec<(String, String, String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
+    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
+    let cell = |text: &str| text.trim().trim_matches('`').to_string();
+    listing
+        .lines()
+        .filter(|line| line.starts_with("| ") && line.contains(".fnpack + "))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').collect();
+            let (first, second) = cells[1].split_once(" + ").unwrap();
+            let file = |name: &str| format!("{dir}/{}", cell(name));
+            (file(first), file(second), cell(cells[2]), cell(cells[3]))
+        })
+        .collect()
+}
+
+#[test]
+fn joined_rows_name_listed_files_one_of_them_rooted_where_they_are_joined() {
+    let rows = joined();
+    assert!(rows.len() >= 2, "{rows:?}");
+    let listed: Vec<String> = recorded().into_iter().map(|row| row.0).collect();
+    for (first, second, at, value) in rows {
+        assert!(["win", "draw", "loss"].contains(&value.as_str()), "{value}");
+        let mut roots = Vec::new();
+        for file in [&first, &second] {
+            assert!(listed.contains(file), "{file} is not listed");
+            let packed = PackedCertificate::from_bytes(&std::fs::read(file).unwrap()).unwrap();
+            let board = Board::new(packed.rows as usize, packed.columns as usize).unwrap();
+            roots.push(format_position(&board, &packed.root.position()));
+        }
+        assert!(roots.contains(&at), "{at} is the root of neither {roots:?}");
+    }
+}
