@@ -11,7 +11,8 @@
 #   scripts/reproduce.sh left-right   # the open problem: the 5x9 left-right start, both sides'
 #                                # searches at once, as far as they go: resumable (see left_right)
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
-#                                # there (e.g. e4-e3W, a Black win: about an hour), resumable
+#                                # there (e.g. e4-e3W, a Black win: 20 minutes over the
+#                                # 8-stone layer, about an hour over less), resumable
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
 #   scripts/reproduce.sh recorded   # every certificate kept in data/proofs checked, over the
