@@ -535,6 +535,16 @@ fn a_certificate_proves_every_position_of_its_strategy() {
     );
     // A position of another board is bad input.
     refused(&["check-proof", file_arg, "--at", "BBB/B1W/WWW w"], 2, &[]);
+    // The turns that lead there from the root name the same position.
+    let by_turn = json(&["check-proof", file_arg, "--at", &first, "--json"]);
+    assert_eq!(by_turn["position"], at.as_str());
+    assert_eq!(by_turn["value"], "loss");
+    refused(
+        &["check-proof", file_arg, "--at", &format!("{first} a1-a2")],
+        2,
+        &["--at", "after: ", &first],
+    );
+    refused(&["check-proof", file_arg, "--at", " "], 2, &["--at"]);
 }
 
 #[test]

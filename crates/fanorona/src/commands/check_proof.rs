@@ -4,7 +4,7 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
+use fanorona_engine::{format_position, format_turn, parse_position, parse_turn, turns, Position};
 use fanorona_engine::{Board, Color, Rules};
 use fanorona_solver::{check_with_progress, Certificate, Claim, Goal, Node, Tables};
 use serde::Serialize;
@@ -25,8 +25,10 @@ pub struct CheckProofArgs {
     /// move of White (they are positions of Black's strategy). Certificates of the positions
     /// after each turn from FEN (`solve --position FEN --each-turn`) are joined there: the
     /// waiting side's strategies together prove what they all do (a win if each is one, else
-    /// not losing), provided every turn from FEN is answered.
-    #[arg(long, value_name = "FEN")]
+    /// not losing), provided every turn from FEN is answered. Instead of a position, the turns
+    /// that lead there from the first certificate's root, in notation and separated by spaces
+    /// (`--at d2-e3A`, `--at "e2-e3A f4-e5W-e4A"`).
+    #[arg(long, value_name = "FEN|TURNS")]
     at: Option<String>,
     /// Once the certificates hold, write them as one certificate to this file: its root the
     /// --at position, with the strategies joined there. Joined certificates of one level of
@@ -172,7 +174,10 @@ impl CheckProofArgs {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| CliError::Failure(e.to_string()))?;
         let certificates = match &self.at {
-            Some(fen) => rerooted(certificates, fen)?,
+            Some(at) => {
+                let fen = at_position(at, &certificates)?;
+                rerooted(certificates, &fen)?
+            }
             None => certificates,
         };
         Certificate::combine(certificates).map_err(|e| CliError::Failure(e.to_string()))
@@ -284,6 +289,33 @@ fn rerooted(mut certificates: Vec<Certificate>, fen: &str) -> Result<Vec<Certifi
     }
     certificates[0].claims = kept;
     Ok(certificates)
+}
+
+/// The position `--at` names: `text` itself where it is a position (it has ranks separated by
+/// `/`), else the position the turns of `text` lead to from the first certificate's root.
+fn at_position(text: &str, certificates: &[Certificate]) -> Result<String, CliError> {
+    if text.contains('/') {
+        return Ok(text.to_string());
+    }
+    let first = &certificates[0];
+    let board = Board::new(first.rows as usize, first.columns as usize)
+        .map_err(|e| CliError::Failure(format!("certificate board: {e}")))?;
+    let mut position = first.root.position();
+    let mut played = Vec::new();
+    for text in text.split_whitespace() {
+        let turn = parse_turn(&board, &position, text).map_err(|e| {
+            let at = format_position(&board, &position);
+            CliError::Input(format!("--at: {e} (after: {}; {at})", played.join(" ")))
+        })?;
+        played.push(text);
+        position = turn.result;
+    }
+    if played.is_empty() {
+        return Err(CliError::Input(
+            "--at: neither a position nor turns".to_string(),
+        ));
+    }
+    Ok(format_position(&board, &position))
 }
 
 /// The position given with `--at`, and what its turns lead to.
