@@ -2,7 +2,9 @@
 
 use crate::output::CliError;
 use clap::{Args, ValueEnum};
-use fanorona_engine::{parse_position, Blocked, Board, Position, Rules, Start};
+use fanorona_engine::{
+    format_position, parse_position, parse_turn, Blocked, Board, Position, Rules, Start,
+};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -35,10 +37,26 @@ pub struct PositionArgs {
     /// Any position in notation, e.g. "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w" (its size is the board's).
     #[arg(long, value_name = "FEN")]
     position: Option<String>,
+    /// Then play these turns, in notation and separated by spaces: the command works on the
+    /// position they lead to, e.g. `--after "e2-e3A f4-e5W"` from the 5x9 start.
+    #[arg(long, value_name = "TURNS")]
+    after: Option<String>,
 }
 
 impl PositionArgs {
     pub fn resolve(&self) -> Result<(Board, Position), CliError> {
+        let (board, position) = self.resolve_start()?;
+        match &self.after {
+            Some(turns) => {
+                let position = play_turns(&board, position, turns, "--after")?;
+                Ok((board, position))
+            }
+            None => Ok((board, position)),
+        }
+    }
+
+    /// The position before `--after`'s turns.
+    fn resolve_start(&self) -> Result<(Board, Position), CliError> {
         if let Some(text) = &self.position {
             return Ok(parse_position(text)?);
         }
@@ -50,6 +68,31 @@ impl PositionArgs {
         let position = start.position(&board).map_err(CliError::Input)?;
         Ok((board, position))
     }
+}
+
+/// The position that `turns` (in notation, separated by spaces) lead to from `position`. A
+/// turn that is not legal where it is played is refused, named with the turns before it and
+/// the position it was tried in; so is a text without any turn. `option` names the
+/// command-line option in the message.
+pub fn play_turns(
+    board: &Board,
+    mut position: Position,
+    turns: &str,
+    option: &str,
+) -> Result<Position, CliError> {
+    let mut played = Vec::new();
+    for text in turns.split_whitespace() {
+        let turn = parse_turn(board, &position, text).map_err(|e| {
+            let at = format_position(board, &position);
+            CliError::Input(format!("{option}: {e} (after: {}; {at})", played.join(" ")))
+        })?;
+        played.push(text);
+        position = turn.result;
+    }
+    if played.is_empty() {
+        return Err(CliError::Input(format!("{option}: no turns")));
+    }
+    Ok(position)
 }
 
 #[derive(Clone, Copy, ValueEnum)]

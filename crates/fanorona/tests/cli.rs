@@ -100,6 +100,41 @@ fn moves_lists_every_turn_with_its_result() {
 }
 
 #[test]
+fn after_plays_turns_from_the_start_or_a_position() {
+    // Each turn's result is the position `--after` that turn names, from the start as from
+    // the same position given by --position.
+    let start = json(&["moves", "--json"]);
+    let fen = start["position"].as_str().unwrap();
+    for turn in start["turns"].as_array().unwrap() {
+        let notation = turn["notation"].as_str().unwrap();
+        let from_start = json(&["moves", "--after", notation, "--json"]);
+        assert_eq!(from_start["position"], turn["result"], "{notation}");
+        let from_fen = json(&["moves", "--position", fen, "--after", notation, "--json"]);
+        assert_eq!(from_fen["position"], turn["result"], "{notation}");
+    }
+    // Two plies: Black's reply is played from the position after White's turn.
+    let reply = json(&["moves", "--after", "d3-e3A", "--json"]);
+    let first = &reply["turns"][0];
+    let line = format!("d3-e3A {}", first["notation"].as_str().unwrap());
+    assert_eq!(
+        json(&["moves", "--after", &line, "--json"])["position"],
+        first["result"]
+    );
+    // A turn not legal where it is played, or no turn at all, is bad input, named.
+    refused(
+        &["moves", "--after", "d3-e3A d3-e3A"],
+        2,
+        &["--after", "'d3-e3A'", "after: d3-e3A;"],
+    );
+    refused(&["perft", "1", "--after", "e2-e4"], 2, &["--after"]);
+    refused(
+        &["solve", "--board", "3x5", "--after", ""],
+        2,
+        &["no turns"],
+    );
+}
+
+#[test]
 fn show_draws_lines_and_stones() {
     let output = fanorona(&["show", "--position", "BBB/B1W/WWW w"]);
     assert!(output.status.success());

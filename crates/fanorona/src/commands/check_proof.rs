@@ -2,9 +2,9 @@
 
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
-use crate::setup::TableArgs;
+use crate::setup::{play_turns, TableArgs};
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, parse_position, parse_turn, turns, Position};
+use fanorona_engine::{format_position, format_turn, parse_position, turns, Position};
 use fanorona_engine::{Board, Color, Rules};
 use fanorona_solver::{check_with_progress, Certificate, Claim, Goal, Node, Tables};
 use serde::Serialize;
@@ -300,21 +300,7 @@ fn at_position(text: &str, certificates: &[Certificate]) -> Result<String, CliEr
     let first = &certificates[0];
     let board = Board::new(first.rows as usize, first.columns as usize)
         .map_err(|e| CliError::Failure(format!("certificate board: {e}")))?;
-    let mut position = first.root.position();
-    let mut played = Vec::new();
-    for text in text.split_whitespace() {
-        let turn = parse_turn(&board, &position, text).map_err(|e| {
-            let at = format_position(&board, &position);
-            CliError::Input(format!("--at: {e} (after: {}; {at})", played.join(" ")))
-        })?;
-        played.push(text);
-        position = turn.result;
-    }
-    if played.is_empty() {
-        return Err(CliError::Input(
-            "--at: neither a position nor turns".to_string(),
-        ));
-    }
+    let position = play_turns(&board, first.root.position(), text, "--at")?;
     Ok(format_position(&board, &position))
 }
 
