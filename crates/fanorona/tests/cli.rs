@@ -285,6 +285,23 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
         "--json",
     ];
     let answer = json(&query);
+    // --after a turn, the position that turn leads to, with the value the turn's line gave.
+    let turn = &answer["turns"][0];
+    let notation = turn["notation"].as_str().unwrap();
+    let after = json(&[&query[..], &["--after", notation]].concat());
+    assert_eq!(after["position"], turn["result"]);
+    let opposite = |value: &str| {
+        match value {
+            "win" => "loss",
+            "loss" => "win",
+            other => other,
+        }
+        .to_string()
+    };
+    assert_eq!(
+        after["value"].as_str().map(opposite),
+        turn["value"].as_str().map(str::to_string)
+    );
     // Without them, the query checks the whole file and writes them again.
     std::fs::remove_file(&blocks).unwrap();
     assert_eq!(json(&query), answer);

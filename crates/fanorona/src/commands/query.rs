@@ -1,7 +1,7 @@
 //! `fanorona query`: a position's value and distance from the tables, and every turn's.
 
 use crate::output::{notation_width, print_json, CliError};
-use crate::setup::TableArgs;
+use crate::setup::{play_turns, TableArgs};
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
 use fanorona_solver::{
@@ -15,6 +15,10 @@ pub struct QueryArgs {
     /// The position, in notation.
     #[arg(long, value_name = "FEN")]
     position: String,
+    /// Then play these turns from it, in notation and separated by spaces, and query the
+    /// position they lead to.
+    #[arg(long, value_name = "TURNS")]
+    after: Option<String>,
     #[command(flatten)]
     tables: TableArgs,
     /// Print one JSON document.
@@ -42,6 +46,10 @@ struct TurnLine {
 impl QueryArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let (board, position) = parse_position(&self.position)?;
+        let position = match &self.after {
+            Some(turns) => play_turns(&board, position, turns, "--after")?,
+            None => position,
+        };
         let stones = position.occupied().count() as usize;
         let own = Material::of(position.mover, position.waiting);
         if !system_can_be_numbered(&board, own) {
