@@ -54,13 +54,12 @@ field() { # field NAME JSON: the value of a top-level field of a one-line JSON d
 # together. FIRST_MOVE_MEMORY (MiB, default 8192: the process peaks near 20 GB) and
 # FIRST_MOVE_MAX_NODES (per run of a search) bound it.
 first_move() { # first_move TURN
-    local turn=$1 position
-    position=$("$bin" moves --json | grep -o "\"notation\":\"$turn\",\"result\":\"[^\"]*\"" |
-        sed -E 's/.*"result":"([^"]*)"/\1/') || true
-    if [ -z "$position" ]; then
+    local turn=$1 position report
+    if [[ -z "$turn" || "$turn" = *" "* ]] || ! report=$("$bin" moves --after "$turn" --json); then
         echo "first-move: '$turn' is not one of White's first turns (fanorona moves lists them)" >&2
         exit 2
     fi
+    position=$(field position "$report")
     local state=${STATE:-state}/5x9-$turn
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json >/dev/null
     local certificates=()

@@ -84,7 +84,11 @@ pub fn play_turns(
     for text in turns.split_whitespace() {
         let turn = parse_turn(board, &position, text).map_err(|e| {
             let at = format_position(board, &position);
-            CliError::Input(format!("{option}: {e} (after: {}; {at})", played.join(" ")))
+            let before = match played.is_empty() {
+                true => String::new(),
+                false => format!("after {}, ", played.join(" ")),
+            };
+            CliError::Input(format!("{option}: {e} ({before}at {at})"))
         })?;
         played.push(text);
         position = turn.result;

@@ -124,7 +124,7 @@ fn after_plays_turns_from_the_start_or_a_position() {
     refused(
         &["moves", "--after", "d3-e3A d3-e3A"],
         2,
-        &["--after", "'d3-e3A'", "after: d3-e3A;"],
+        &["--after", "'d3-e3A'", "after d3-e3A, at "],
     );
     refused(&["perft", "1", "--after", "e2-e4"], 2, &["--after"]);
     refused(
@@ -594,7 +594,7 @@ fn a_certificate_proves_every_position_of_its_strategy() {
     refused(
         &["check-proof", file_arg, "--at", &format!("{first} a1-a2")],
         2,
-        &["--at", "after: ", &first],
+        &["--at", "after ", &first],
     );
     refused(&["check-proof", file_arg, "--at", " "], 2, &["--at"]);
 }
