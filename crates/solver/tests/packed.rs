@@ -1,7 +1,7 @@
 //! Packed certificates: the strategist's choices alone, walked out again by the rules.
 
 use fanorona_engine::notation::format_position;
-use fanorona_engine::{Board, Position, Rules, Value};
+use fanorona_engine::{parse_turn, Board, Position, Rules, Start, Value};
 use fanorona_solver::packed::{pack, unpack, PackedCertificate};
 use fanorona_solver::{check, solve, Certificate, Limits, Node, SolveSetup, Tables};
 
@@ -255,5 +255,47 @@ fn joined_rows_name_listed_files_one_of_them_rooted_where_they_are_joined() {
             roots.push(format_position(&board, &packed.root.position()));
         }
         assert!(roots.contains(&at), "{at} is the root of neither {roots:?}");
+    }
+}
+
+/// The line of each row whose command plays one (`--after "TURNS"` or `--after TURN`), with
+/// whether it starts from the left-right start: (position listed, start, line).
+fn made_by_lines() -> Vec<(String, Start, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
+    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
+    let mut lines = Vec::new();
+    for row in listing.lines().filter(|line| line.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').collect();
+        let made_by = cells[5];
+        let Some((_, rest)) = made_by.split_once("--after ") else {
+            continue;
+        };
+        let line = match rest.strip_prefix('"') {
+            Some(quoted) => quoted.split('"').next().unwrap(),
+            None => rest.split([' ', '`']).next().unwrap(),
+        };
+        let start = match made_by.contains("--start left-right") {
+            true => Start::LeftRight,
+            false => Start::Standard,
+        };
+        let position = cells[2].trim().trim_matches('`').to_string();
+        lines.push((position, start, line.to_string()));
+    }
+    lines
+}
+
+#[test]
+fn made_by_lines_lead_to_the_positions_listed() {
+    let lines = made_by_lines();
+    assert!(lines.len() >= 7, "{lines:?}");
+    let board = Board::new(5, 9).unwrap();
+    for (listed, start, line) in lines {
+        let mut position = start.position(&board).unwrap();
+        for text in line.split_whitespace() {
+            position = parse_turn(&board, &position, text)
+                .unwrap_or_else(|e| panic!("{line}: {e}"))
+                .result;
+        }
+        assert_eq!(format_position(&board, &position), listed, "{line}");
     }
 }
