@@ -166,17 +166,27 @@ fn choices_that_do_not_fit_the_walk_are_refused() {
     assert!(why.contains("1 bytes after the end"), "{why}");
 }
 
+/// Where the kept certificates are.
+const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
+
+/// The README of `data/proofs`: the listing of its files.
+fn listing() -> String {
+    std::fs::read_to_string(format!("{PROOFS}/README.md")).unwrap()
+}
+
+/// A cell of the listing, without its spaces and backquotes.
+fn cell(text: &str) -> String {
+    text.trim().trim_matches('`').to_string()
+}
+
 /// The rows of `data/proofs/README.md`: file, position, value, tables.
 fn recorded() -> Vec<(String, String, String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
-    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
-    let cell = |text: &str| text.trim().trim_matches('`').to_string();
-    listing
+    listing()
         .lines()
         .filter(|line| line.starts_with("| `"))
         .map(|line| {
             let cells: Vec<&str> = line.split('|').collect();
-            let file = format!("{dir}/{}", cell(cells[1]));
+            let file = format!("{PROOFS}/{}", cell(cells[1]));
             (file, cell(cells[2]), cell(cells[3]), cell(cells[4]))
         })
         .collect()
@@ -186,8 +196,7 @@ fn recorded() -> Vec<(String, String, String, String)> {
 fn recorded_certificates_hold() {
     let rows = recorded();
     assert!(rows.len() >= 7, "{rows:?}");
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
-    let files = std::fs::read_dir(dir).unwrap().count();
+    let files = std::fs::read_dir(PROOFS).unwrap().count();
     assert_eq!(
         files,
         rows.len() + 1,
@@ -225,16 +234,13 @@ fn recorded_certificates_hold() {
 /// The README's joined rows, `| A.fnpack + B.fnpack | `POSITION` | VALUE |`: the pairs that
 /// `scripts/reproduce.sh recorded` checks together over their tables.
 fn joined() -> Vec<(String, String, String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
-    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
-    let cell = |text: &str| text.trim().trim_matches('`').to_string();
-    listing
+    listing()
         .lines()
         .filter(|line| line.starts_with("| ") && line.contains(".fnpack + "))
         .map(|line| {
             let cells: Vec<&str> = line.split('|').collect();
             let (first, second) = cells[1].split_once(" + ").unwrap();
-            let file = |name: &str| format!("{dir}/{}", cell(name));
+            let file = |name: &str| format!("{PROOFS}/{}", cell(name));
             (file(first), file(second), cell(cells[2]), cell(cells[3]))
         })
         .collect()
@@ -261,10 +267,8 @@ fn joined_rows_name_listed_files_one_of_them_rooted_where_they_are_joined() {
 /// The line of each row whose command plays one (`--after "TURNS"` or `--after TURN`), with
 /// whether it starts from the left-right start: (position listed, start, line).
 fn made_by_lines() -> Vec<(String, Start, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs");
-    let listing = std::fs::read_to_string(format!("{dir}/README.md")).unwrap();
     let mut lines = Vec::new();
-    for row in listing.lines().filter(|line| line.starts_with("| `")) {
+    for row in listing().lines().filter(|line| line.starts_with("| `")) {
         let cells: Vec<&str> = row.split('|').collect();
         let made_by = cells[5];
         let Some((_, rest)) = made_by.split_once("--after ") else {
@@ -278,8 +282,7 @@ fn made_by_lines() -> Vec<(String, Start, String)> {
             true => Start::LeftRight,
             false => Start::Standard,
         };
-        let position = cells[2].trim().trim_matches('`').to_string();
-        lines.push((position, start, line.to_string()));
+        lines.push((cell(cells[2]), start, line.to_string()));
     }
     lines
 }
