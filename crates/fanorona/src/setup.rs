@@ -46,13 +46,11 @@ pub struct PositionArgs {
 impl PositionArgs {
     pub fn resolve(&self) -> Result<(Board, Position), CliError> {
         let (board, position) = self.resolve_start()?;
-        match &self.after {
-            Some(turns) => {
-                let position = play_turns(&board, position, turns, "--after")?;
-                Ok((board, position))
-            }
-            None => Ok((board, position)),
-        }
+        let position = match &self.after {
+            Some(turns) => play_turns(&board, position, turns, "--after")?,
+            None => position,
+        };
+        Ok((board, position))
     }
 
     /// The position before `--after`'s turns.
