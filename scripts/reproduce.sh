@@ -49,8 +49,8 @@ field() { # field NAME JSON: the value of a top-level field of a one-line JSON d
 # The value of one of White's first moves on 5x9, as far as it takes: each side's search alone
 # ("can White force a win?" is quick; "can Black force a win?" took 10.9 billion nodes after
 # d2-e3A over the 7-stone tables, and 332 million over the whole 8-stone layer, which the
-# searches use where `eight-stones` has built it), saved in $STATE as it goes (run the same command again to go on after a stop or a
-# Ctrl-C), each writing the certificate of what it found, then every certificate checked
+# searches use where `eight-stones` has built it), saved in $STATE as it goes (run the same
+# command again to go on after a stop or a Ctrl-C), each writing the certificate of what it found, then every certificate checked
 # together. FIRST_MOVE_MEMORY (MiB, default 8192: the process peaks near 20 GB) and
 # FIRST_MOVE_MAX_NODES (per run of a search) bound it.
 first_move() { # first_move TURN
@@ -209,17 +209,19 @@ recorded() {
     done
     echo "| certificate | position | value | strategy positions | table leaves | check |"
     echo "|---|---|---|---|---|---|"
-    local proof report why
+    local proof report why errors
+    errors=$(mktemp)
     for proof in data/proofs/*.fnpack; do
-        if report=$("$bin" check-proof "$proof" --tables "$tables" --json 2>/dev/null); then
+        if report=$("$bin" check-proof "$proof" --tables "$tables" --json 2>"$errors"); then
             printf "| %s | %s | %s | %s | %s | holds |\n" "$(basename "$proof")" \
                 "$(field position "$report")" "$(field value "$report")" \
                 "$(field positions "$report")" "$(field table_leaves "$report")"
         else
-            why=$("$bin" check-proof "$proof" --tables "$tables" 2>&1 >/dev/null | tail -1)
+            why=$(tail -1 "$errors")
             printf "| %s | | | | | refuted: %s |\n" "$(basename "$proof")" "$why"
         fi
     done
+    rm -f "$errors"
     joined
 }
 
@@ -229,23 +231,24 @@ joined() {
     echo
     echo "| joined | at | value | listed | strategy positions | check |"
     echo "|---|---|---|---|---|---|"
-    local first second position listed report why
+    local first second position listed report value verdict why errors
+    errors=$(mktemp)
     sed -nE 's/^\| ([^ |`]+\.fnpack) \+ ([^ |`]+\.fnpack) \| `([^`]+)` \| ([a-z]+) \|$/\1|\2|\3|\4/p' \
         data/proofs/README.md | while IFS='|' read -r first second position listed; do
         if report=$("$bin" check-proof "data/proofs/$first" "data/proofs/$second" \
-            --tables "$tables" --at "$position" --json 2>/dev/null); then
-            local value verdict=holds
+            --tables "$tables" --at "$position" --json 2>"$errors"); then
             value=$(field value "$report")
+            verdict=holds
             [ "$value" = "$listed" ] || verdict="holds, but not for the listed value"
             printf "| %s + %s | %s | %s | %s | %s | %s |\n" "$first" "$second" "$position" \
                 "$value" "$listed" "$(field positions "$report")" "$verdict"
         else
-            why=$("$bin" check-proof "data/proofs/$first" "data/proofs/$second" --tables "$tables" \
-                --at "$position" 2>&1 >/dev/null | tail -1)
+            why=$(tail -1 "$errors")
             printf "| %s + %s | %s | | %s | | refuted: %s |\n" "$first" "$second" "$position" \
                 "$listed" "$why"
         fi
     done
+    rm -f "$errors"
 }
 
 if [ "$mode" = recorded ]; then
