@@ -34,6 +34,7 @@ pub mod solve;
 pub mod split;
 pub mod tables;
 pub mod verify;
+mod zeroed_memory;
 
 pub use certificate::{Certificate, CertificateError, Claim, Goal, Node};
 pub use check::{check, check_with_progress, Confirmed, Refuted};

@@ -4,7 +4,7 @@
 //! writes the state again every few minutes. Left alone, the kernel keeps all those file pages
 //! cached, and the free memory left between them is scattered in small pieces: the huge pages
 //! the transposition table, the held set and each closure's arrays ask for (see
-//! `search/zeroed_memory.rs`) then fall back to 4 KiB pages, and every random probe of those
+//! `zeroed_memory.rs`) then fall back to 4 KiB pages, and every random probe of those
 //! pays a page walk (measured on the 8 GiB search after d3-e3W: a seventh of the table and two
 //! thirds of the held set on small pages). Dropping the pages of a file read or written once
 //! keeps the memory whole.

@@ -33,6 +33,7 @@
 
 mod cells;
 mod checkpoint;
+pub mod values_only;
 
 use crate::entry::Entry;
 use crate::file::TableError;
@@ -387,7 +388,13 @@ fn decide_at_once(
         .map(|class| {
             let mover = slot.index.mover_set(class);
             let symmetric = slot.index.is_symmetric_class(class);
-            let mut captures = Captures::new(slot, probe);
+            let mut captures = CaptureBatch::new(probe);
+            let mut deepest = 0;
+            let mut settle = |i, children: &[Entry]| {
+                let entry = Entry::from_children(children.iter().copied());
+                decide(slot, i, entry);
+                deepest = deepest.max(entry.distance().unwrap_or(0));
+            };
             let mut scratch = Vec::new();
             for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
                 if symmetric && slot.index.is_redundant(class, waiting) {
@@ -400,7 +407,9 @@ fn decide_at_once(
                     side: Color::White,
                 };
                 if has_capture(board, mover, waiting) {
-                    captures.add(board, i, &position);
+                    if captures.add(board, i, &position) {
+                        captures.settle(&mut settle);
+                    }
                 } else if let Some(value) = rules.outcome(board, &position) {
                     // A blocked side to move that draws under this rule needs nothing noted.
                     if value == Value::Loss {
@@ -412,9 +421,9 @@ fn decide_at_once(
                     slot.cells.set_count(i, count);
                 }
             }
-            captures.decide();
+            captures.settle(&mut settle);
             progress.advance(block);
-            captures.deepest
+            deepest
         })
         .max()
         .unwrap_or(0)
@@ -430,54 +439,46 @@ fn decide(slot: &Slot, i: u64, entry: Entry) {
 
 /// Positions with a capture that a task has found, decided in batches: the children of a whole
 /// batch are probed at once, so that the reads of the smaller tables overlap (one position's few
-/// children at a time left the task waiting for memory at each).
-struct Captures<'a> {
-    slot: &'a Slot,
-    probe: &'a Probe<'a>,
+/// children at a time left the task waiting for memory at each). `T` is what the probe gives
+/// for a child: an [`Entry`] here, a [`Value`] for the values-only builder.
+pub(crate) struct CaptureBatch<'a, T> {
+    probe: &'a (dyn Fn(&[Position], &mut Vec<T>) + Sync + 'a),
     /// The children of the batch's positions, one after another ...
     children: Vec<Position>,
     /// ... and for each position, its slot and where its children end.
     ends: Vec<(u64, usize)>,
-    entries: Vec<Entry>,
-    /// The largest distance decided so far.
-    deepest: u16,
+    probed: Vec<T>,
 }
 
-/// How many children a batch of [`Captures`] gathers before they are probed.
+/// How many children a [`CaptureBatch`] gathers before they are probed.
 const CHILDREN_PER_BATCH: usize = 512;
 
-impl<'a> Captures<'a> {
-    fn new(slot: &'a Slot, probe: &'a Probe<'a>) -> Self {
-        Captures {
-            slot,
+impl<'a, T> CaptureBatch<'a, T> {
+    pub(crate) fn new(probe: &'a (dyn Fn(&[Position], &mut Vec<T>) + Sync + 'a)) -> Self {
+        CaptureBatch {
             probe,
             children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
             ends: Vec::new(),
-            entries: Vec::new(),
-            deepest: 0,
+            probed: Vec::new(),
         }
     }
 
-    /// Slot `i` holds `position`, which has a capture: decide it (later, with its batch).
-    fn add(&mut self, board: &Board, i: u64, position: &Position) {
+    /// Slot `i` holds `position`, which has a capture: gather its children. True when the
+    /// batch is full and should be settled.
+    pub(crate) fn add(&mut self, board: &Board, i: u64, position: &Position) -> bool {
         // `children` appends.
         children(board, position, &mut self.children);
         self.ends.push((i, self.children.len()));
-        if self.children.len() >= CHILDREN_PER_BATCH {
-            self.decide();
-        }
+        self.children.len() >= CHILDREN_PER_BATCH
     }
 
-    /// Decide every position of the batch from its children's entries.
-    fn decide(&mut self) {
-        (self.probe)(&self.children, &mut self.entries);
+    /// Probe the batch's children and hand each position's slot and its children's answers to
+    /// `decide`; the batch is then empty.
+    pub(crate) fn settle(&mut self, mut decide: impl FnMut(u64, &[T])) {
+        (self.probe)(&self.children, &mut self.probed);
         let mut start = 0;
         for &(i, end) in &self.ends {
-            let entry = Entry::from_children(self.entries[start..end].iter().copied());
-            decide(self.slot, i, entry);
-            if let Some(distance) = entry.distance() {
-                self.deepest = self.deepest.max(distance);
-            }
+            decide(i, &self.probed[start..end]);
             start = end;
         }
         self.children.clear();

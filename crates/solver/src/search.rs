@@ -33,7 +33,6 @@ mod numbers;
 mod position_map;
 mod saved_state;
 mod transposition;
-mod zeroed_memory;
 
 use crate::index::Material;
 use crate::progress::Progress;

@@ -13,8 +13,8 @@
 //! (eight bits per position it may keep), and three bits of one word answer "maybe" for about
 //! 3% of the others when the set is full, at the cost of the same one memory access.
 
-use super::zeroed_memory::ZeroedMemory;
 use crate::prefetch::prefetch;
+use crate::zeroed_memory::ZeroedMemory;
 use fanorona_engine::hash::mix;
 use fanorona_engine::{hash, Position};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -7,8 +7,8 @@
 //! next few (open addressing): one cache line, which [`PositionMap::prefetch`] can ask for
 //! before the answer is needed. Entries are never removed (these sets only grow).
 
-use super::zeroed_memory::{ZeroValid, ZeroedMemory};
 use crate::prefetch::prefetch;
+use crate::zeroed_memory::{ZeroValid, ZeroedMemory};
 use fanorona_engine::{hash, Bitboard, Color, Position};
 
 pub(super) struct PositionMap<V> {

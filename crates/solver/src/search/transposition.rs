@@ -1,9 +1,9 @@
 //! The transposition table of a search: a fixed array of two-slot buckets, each slot a position
 //! with its proof and disproof numbers, the height of a proof and the work spent on it.
 
-use super::zeroed_memory::ZeroedMemory;
 use super::{Number, Numbers};
 use crate::prefetch::prefetch;
+use crate::zeroed_memory::ZeroedMemory;
 use fanorona_engine::{hash, Bitboard, Color, Position};
 
 /// One slot of the transposition table, four words so that a fresh table is zeroed memory

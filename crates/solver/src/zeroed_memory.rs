@@ -1,5 +1,6 @@
-//! Zeroed arrays for the search's large, randomly accessed structures (the transposition table,
-//! the held set, a closure's index, the filters), on huge pages where the system allows.
+//! Zeroed arrays for large, randomly accessed structures (the search's transposition table,
+//! the held set, a closure's index, the filters; the values-only table builder's values and
+//! frontier), on huge pages where the system allows.
 //!
 //! Each lookup in them is a random access to gigabytes. With 4 KiB pages nearly every one also
 //! misses the TLB, and the page walk (two of them under a hypervisor) costs as much again as
@@ -12,7 +13,7 @@
 ///
 /// # Safety
 /// Every bit of the type's representation must be allowed to be zero.
-pub(super) unsafe trait ZeroValid: Copy {}
+pub(crate) unsafe trait ZeroValid: Copy {}
 
 // SAFETY: integers and the unit type are valid as zero bytes, and so are arrays and pairs of them.
 unsafe impl ZeroValid for u64 {}
@@ -21,7 +22,7 @@ unsafe impl ZeroValid for () {}
 unsafe impl<T: ZeroValid, const N: usize> ZeroValid for [T; N] {}
 unsafe impl<A: ZeroValid, B: ZeroValid> ZeroValid for (A, B) {}
 
-pub(super) enum ZeroedMemory<T> {
+pub(crate) enum ZeroedMemory<T> {
     Mapped(memmap2::MmapMut),
     Heap(Vec<T>),
 }
@@ -31,7 +32,7 @@ const HUGE_PAGE: usize = 2 << 20;
 
 impl<T: ZeroValid> ZeroedMemory<T> {
     /// `count` values, all zero.
-    pub(super) fn new(count: usize) -> ZeroedMemory<T> {
+    pub(crate) fn new(count: usize) -> ZeroedMemory<T> {
         let bytes = count * std::mem::size_of::<T>();
         if bytes < HUGE_PAGE {
             // SAFETY: `T: ZeroValid`.
