@@ -248,6 +248,47 @@ pub fn write_table(
     id: &TableId,
     entries: impl ExactSizeIterator<Item = Entry>,
 ) -> Result<PathBuf, TableError> {
+    match id.content {
+        Content::Entries => write_payload(directory, id, entries.len() as u64, |push| {
+            entries
+                .into_iter()
+                .try_for_each(|entry| push(&entry.0.to_le_bytes()))
+        }),
+        Content::Values => write_values(directory, id, entries.map(|entry| entry.value())),
+    }
+}
+
+/// Write `values` as the value file `id` in `directory` (a table built with values alone has
+/// no entry file to derive it from).
+pub fn write_values(
+    directory: &Path,
+    id: &TableId,
+    values: impl ExactSizeIterator<Item = Value>,
+) -> Result<PathBuf, TableError> {
+    assert_eq!(id.content, Content::Values, "values go to a value file");
+    let len = values.len() as u64;
+    let mut values = values.peekable();
+    write_payload(directory, id, len, |push| {
+        while values.peek().is_some() {
+            let byte = values
+                .by_ref()
+                .take(VALUES_PER_BYTE as usize)
+                .enumerate()
+                .fold(0u8, |byte, (i, value)| byte | value_code(value) << (2 * i));
+            push(&[byte])?;
+        }
+        Ok(())
+    })
+}
+
+/// Write the table `id` of `slots` slots, its payload made by `payload` (which hands its bytes
+/// to the function it is given), with header and trailer: to a temporary name, then renamed.
+fn write_payload(
+    directory: &Path,
+    id: &TableId,
+    slots: u64,
+    payload: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+) -> Result<PathBuf, TableError> {
     let path = directory.join(id.file_name());
     let temporary = path.with_extension(format!("{}.tmp", id.content.extension()));
     let io_error = |error| TableError::Io {
@@ -257,7 +298,7 @@ pub fn write_table(
     let mut checksum = Checksum::new();
     let (part, file) = PartFile::create(temporary.clone()).map_err(io_error)?;
     let mut out = BufWriter::new(file);
-    let header = id.header(entries.len() as u64);
+    let header = id.header(slots);
     checksum.update(&header);
     out.write_all(&header).map_err(io_error)?;
     let mut buffer = Vec::with_capacity(1 << 17);
@@ -270,26 +311,7 @@ pub fn write_table(
         }
         Ok(())
     };
-    match id.content {
-        Content::Entries => {
-            for entry in entries {
-                push(&entry.0.to_le_bytes()).map_err(io_error)?;
-            }
-        }
-        Content::Values => {
-            let mut entries = entries.peekable();
-            while entries.peek().is_some() {
-                let byte = entries
-                    .by_ref()
-                    .take(VALUES_PER_BYTE as usize)
-                    .enumerate()
-                    .fold(0u8, |byte, (i, entry)| {
-                        byte | value_code(entry.value()) << (2 * i)
-                    });
-                push(&[byte]).map_err(io_error)?;
-            }
-        }
-    }
+    payload(&mut push).map_err(io_error)?;
     checksum.update(&buffer);
     out.write_all(&buffer).map_err(io_error)?;
     out.write_all(TRAILER_MAGIC).map_err(io_error)?;

@@ -152,11 +152,7 @@ impl System<'_> {
         checkpoints: Option<&Checkpoints>,
     ) -> Result<Vec<SolvedTable>, TableError> {
         let (mut slots, mut saved) = self.resume(checkpoints, progress);
-        let mut saver = Saver {
-            checkpoints,
-            progress,
-            last: Instant::now(),
-        };
+        let mut saver = Saver::new(checkpoints, progress);
         let name: Vec<String> = slots
             .iter()
             .map(|s| {
@@ -221,7 +217,9 @@ impl System<'_> {
                     slot: s,
                     classes_done: end,
                 };
-                saver.step(self, slots, saved)?;
+                saver.step(&saved.stage, |path| {
+                    checkpoint::save(path, self.board, self.rules, slots, saved)
+                })?;
             }
         }
         Ok(())
@@ -254,7 +252,9 @@ impl System<'_> {
             saved.stage = Stage::Levels {
                 next_distance: distance,
             };
-            saver.step(self, slots, saved)?;
+            saver.step(&saved.stage, |path| {
+                checkpoint::save(path, self.board, self.rules, slots, saved)
+            })?;
         }
     }
 
@@ -298,19 +298,30 @@ impl System<'_> {
 }
 
 /// Saves a build's state when it is time, or when asked to stop.
-struct Saver<'a> {
-    checkpoints: Option<&'a Checkpoints<'a>>,
+pub(crate) struct Saver<'a> {
+    pub(crate) checkpoints: Option<&'a Checkpoints<'a>>,
     progress: &'a dyn Progress,
     last: Instant,
 }
 
-impl Saver<'_> {
-    /// A step is done: save if it is time or a stop is asked for; a stop ends the build.
-    fn step(
+impl<'a> Saver<'a> {
+    pub(crate) fn new(
+        checkpoints: Option<&'a Checkpoints<'a>>,
+        progress: &'a dyn Progress,
+    ) -> Self {
+        Saver {
+            checkpoints,
+            progress,
+            last: Instant::now(),
+        }
+    }
+
+    /// A step is done, which leaves the build at `stage`: save with `save` (given the path) if
+    /// it is time or a stop is asked for; a stop ends the build.
+    pub(crate) fn step(
         &mut self,
-        system: &System,
-        slots: &mut [Slot],
-        saved: &Saved,
+        stage: &dyn std::fmt::Display,
+        save: impl FnOnce(&std::path::Path) -> std::io::Result<()>,
     ) -> Result<(), TableError> {
         let Some(checkpoints) = self.checkpoints else {
             return Ok(());
@@ -321,16 +332,13 @@ impl Saver<'_> {
         }
         let path = &checkpoints.path;
         let clock = Instant::now();
-        checkpoint::save(path, system.board, system.rules, slots, saved).map_err(|error| {
-            TableError::Io {
-                path: path.clone(),
-                error,
-            }
+        save(path).map_err(|error| TableError::Io {
+            path: path.clone(),
+            error,
         })?;
         self.progress.note(&format!(
-            "saved the state in {} ({}, {:.1} s)",
+            "saved the state in {} ({stage}, {:.1} s)",
             path.display(),
-            saved.stage,
             clock.elapsed().as_secs_f64()
         ));
         self.last = Instant::now();
@@ -736,10 +744,10 @@ mod tests {
 
     /// Reports nothing, but notes messages and sets `stop` when a phase named with `phase`
     /// begins (a Ctrl-C at that moment).
-    struct StopAt<'a> {
-        phase: &'static str,
-        stop: &'a AtomicBool,
-        notes: std::sync::Mutex<Vec<String>>,
+    pub(super) struct StopAt<'a> {
+        pub(super) phase: &'static str,
+        pub(super) stop: &'a AtomicBool,
+        pub(super) notes: std::sync::Mutex<Vec<String>>,
     }
 
     impl Progress for StopAt<'_> {

@@ -4,9 +4,10 @@
 //! memory-mapped after their header and checksum were checked (see [`crate::file`]).
 
 use crate::entry::Entry;
-use crate::file::{write_table, Content, TableError, TableFile, TableId};
+use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
+use crate::retrograde::values_only::solve_system_values;
 use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
 use fanorona_engine::{Board, Position, Rules, Value};
 use rayon::prelude::*;
@@ -169,13 +170,16 @@ pub fn system_of(material: Material) -> Material {
     }
 }
 
-/// How a build of table files saves its state and stops.
+/// How a build of table files is made, saves its state and stops.
 pub struct BuildControl<'a> {
     /// The least time between two saves of a system's state.
     pub checkpoint_every: Duration,
     /// When set (on Ctrl-C), the build saves the state of the system it is solving and stops
     /// with [`TableError::Stopped`].
     pub stop: Option<&'a AtomicBool>,
+    /// The top stone count solved for values alone ([`crate::retrograde::values_only`]): value
+    /// files and no entry files, 3 bits a position while solving instead of a byte.
+    pub values_only: bool,
 }
 
 impl Default for BuildControl<'_> {
@@ -185,6 +189,7 @@ impl Default for BuildControl<'_> {
         BuildControl {
             checkpoint_every: Duration::from_secs(1200),
             stop: None,
+            values_only: false,
         }
     }
 }
@@ -192,6 +197,11 @@ impl Default for BuildControl<'_> {
 /// The state file of a system's build, named after its first material: `5x9-loss-3v5.fnpart`.
 pub fn checkpoint_name(board: &Board, rules: &Rules, material: Material) -> PathBuf {
     Path::new(&TableId::new(board, rules, material).file_name()).with_extension("fnpart")
+}
+
+/// The state file of a system's values-only build: `5x9-loss-3v6.values.fnpart`.
+pub fn values_checkpoint_name(board: &Board, rules: &Rules, material: Material) -> PathBuf {
+    checkpoint_name(board, rules, material).with_extension("values.fnpart")
 }
 
 /// Remove a system's state file, and the temporary one a save killed midway leaves.
@@ -289,6 +299,10 @@ impl Tables {
         for stones in 2..=top {
             let partial = only.filter(|_| stones == top).map(system_of);
             for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
+                if control.values_only && stones == top {
+                    tables.build_values_only(material, directory, control, progress)?;
+                    continue;
+                }
                 if tables.open_system(material, directory, progress).is_ok() {
                     for side in system_materials(material) {
                         tables.ensure_value_file(side, directory, progress)?;
@@ -320,6 +334,66 @@ impl Tables {
             }
         }
         Ok(tables)
+    }
+
+    /// Solve the system of `material` for values alone and write its value files, unless
+    /// they are there and whole. The smaller materials are probed in their value files.
+    fn build_values_only(
+        &mut self,
+        material: Material,
+        directory: &Path,
+        control: &BuildControl,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let sides: Vec<Material> = system_materials(material).collect();
+        let opened = sides
+            .iter()
+            .try_for_each(|&side| self.open_table_of(side, Content::Values, directory));
+        match opened {
+            Ok(()) => {
+                progress.note(&format!(
+                    "{}v{} and {}v{}: already built and whole, skipped",
+                    material.mover, material.waiting, material.waiting, material.mover
+                ));
+                return Ok(());
+            }
+            Err(TableError::Missing { .. }) => {}
+            Err(error) => progress.note(&format!("{error}: rebuilding it")),
+        }
+        let smaller = Tables::open_available(
+            &self.board,
+            self.rules,
+            material.stones() - 1,
+            Content::Values,
+            directory,
+        )?;
+        let probe = |positions: &[Position], out: &mut Vec<Value>| {
+            smaller
+                .probe_values(positions, out)
+                .expect("smaller materials are solved first")
+        };
+        let checkpoints = Checkpoints {
+            path: directory.join(values_checkpoint_name(&self.board, &self.rules, material)),
+            every: control.checkpoint_every,
+            stop: control.stop,
+        };
+        let solved = solve_system_values(
+            &self.board,
+            &self.rules,
+            material,
+            &probe,
+            progress,
+            Some(&checkpoints),
+        )?;
+        for solved in solved {
+            let id = TableId::new(&self.board, &self.rules, solved.index.material()).values();
+            let path = write_values(directory, &id, solved.values())?;
+            progress.note(&format!("wrote {}", path.display()));
+            let file = TableFile::open(directory, &id, solved.index.size())?;
+            self.tables
+                .insert(solved.index.material(), (solved.index, Entries::File(file)));
+        }
+        remove_checkpoint(&checkpoints.path)
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with

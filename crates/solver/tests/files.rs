@@ -476,3 +476,63 @@ fn value_files_answer_as_the_entries_do_and_are_checked() {
     assert!(!fallback.has_distances());
     assert!(fallback.entries(material).is_some());
 }
+
+/// A top layer built for values alone: value files the same, byte for byte, as those the
+/// byte builder derives from its entry files, no entry files, and a search's tables open them
+/// as a layer; built again, they are found whole and kept.
+#[test]
+fn a_top_layer_built_for_values_alone_matches_the_full_build() {
+    let full = tempfile::tempdir().unwrap();
+    build(full.path());
+    let values_only = tempfile::tempdir().unwrap();
+    let control = BuildControl {
+        values_only: true,
+        ..BuildControl::default()
+    };
+    let build_values_only = || {
+        Tables::build_files(
+            &board(),
+            Rules::default(),
+            STONES,
+            None,
+            values_only.path(),
+            &control,
+            &NoProgress,
+        )
+        .unwrap()
+    };
+    build_values_only();
+    for material in materials(STONES) {
+        let entries = file_of(values_only.path(), material);
+        let values = TableId::new(&board(), &Rules::default(), material).values();
+        let built = fs::read(values_only.path().join(values.file_name())).unwrap();
+        let derived = fs::read(full.path().join(values.file_name())).unwrap();
+        assert!(built == derived, "{material:?}: the value files differ");
+        assert_eq!(
+            entries.exists(),
+            material.stones() < STONES,
+            "{}",
+            entries.display()
+        );
+    }
+    let opened = Tables::open_available(
+        &board(),
+        Rules::default(),
+        STONES,
+        Content::Values,
+        values_only.path(),
+    )
+    .unwrap();
+    assert_eq!(opened.max_stones(), STONES);
+    let top = TableId::new(&board(), &Rules::default(), Material::new(2, 3)).values();
+    let written = fs::metadata(values_only.path().join(top.file_name()))
+        .unwrap()
+        .modified()
+        .unwrap();
+    build_values_only();
+    let kept = fs::metadata(values_only.path().join(top.file_name()))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(written, kept, "a whole value file is kept, not built again");
+}

@@ -49,6 +49,11 @@ struct BuildArgs {
     /// again. 0 saves after every step.
     #[arg(long, value_name = "MINUTES", default_value_t = 20.0)]
     checkpoint_minutes: f64,
+    /// Solve the top stone count for values alone: value files only (what searches probe), no
+    /// distances, 3 bits a position while solving instead of a byte, for systems whose bytes
+    /// do not fit in memory (9 stones on 5x9). The smaller tables must be there already.
+    #[arg(long)]
+    values_only: bool,
 }
 
 /// Which tables: board, stone count, directory and rules.
@@ -223,6 +228,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
     let control = BuildControl {
         checkpoint_every: Duration::from_secs_f64(minutes * 60.0),
         stop: Some(&STOP),
+        values_only: args.values_only,
     };
     stop_on_ctrl_c();
     let clock = Instant::now();

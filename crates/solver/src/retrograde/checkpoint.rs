@@ -160,14 +160,7 @@ pub(super) fn load(
 /// What a state belongs to: the format, the board, the rules and each slot's material, size,
 /// classes and largest count.
 fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
-    let mut bytes = MAGIC.to_vec();
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.push(board.rows() as u8);
-    bytes.push(board.columns() as u8);
-    bytes.push(match rules.blocked {
-        Blocked::Loss => 0,
-        Blocked::Draw => 1,
-    });
+    let mut bytes = build_fingerprint(MAGIC, VERSION, board, rules);
     bytes.push(slots.len() as u8);
     for slot in slots {
         let material = slot.index.material();
@@ -180,14 +173,32 @@ fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
     bytes
 }
 
+/// The start of a state file's fingerprint: its kind and format, the board and the rules.
+pub(super) fn build_fingerprint(
+    magic: &[u8; 8],
+    version: u32,
+    board: &Board,
+    rules: &Rules,
+) -> Vec<u8> {
+    let mut bytes = magic.to_vec();
+    bytes.extend_from_slice(&version.to_le_bytes());
+    bytes.push(board.rows() as u8);
+    bytes.push(board.columns() as u8);
+    bytes.push(match rules.blocked {
+        Blocked::Loss => 0,
+        Blocked::Draw => 1,
+    });
+    bytes
+}
+
 /// A reader or writer that checksums what passes through it.
-struct Hashed<T> {
-    inner: T,
-    checksum: Checksum,
+pub(super) struct Hashed<T> {
+    pub(super) inner: T,
+    pub(super) checksum: Checksum,
 }
 
 impl<T> Hashed<T> {
-    fn new(inner: T) -> Hashed<T> {
+    pub(super) fn new(inner: T) -> Hashed<T> {
         Hashed {
             inner,
             checksum: Checksum::new(),

@@ -26,13 +26,18 @@
 //! many plies), and re-derived counts (a candidate's children are generated again each time one
 //! of them is found won; the check stops at the first child not won).
 
-use super::CaptureBatch;
+mod checkpoint;
+
+use super::{CaptureBatch, Checkpoints, Saver};
+use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
+use checkpoint::Stage;
 use fanorona_engine::movegen::{children, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 
@@ -202,43 +207,31 @@ impl Slot {
 }
 
 /// Solve the system of `material` and its swap (one material if they are equal), values
-/// only. `probe` gives the values of positions of smaller materials.
+/// only. `probe` gives the values of positions of smaller materials. With `checkpoints`, the
+/// state is saved from time to time, a saved state is taken up, and a stop request ends the
+/// build with [`TableError::Stopped`].
 pub fn solve_system_values(
     board: &Board,
     rules: &Rules,
     material: Material,
     probe: &ValueProbe,
     progress: &dyn Progress,
-) -> Vec<SolvedValues> {
+    checkpoints: Option<&Checkpoints>,
+) -> Result<Vec<SolvedValues>, TableError> {
     let mut materials = vec![material];
     if material.swapped() != material {
         materials.push(material.swapped());
     }
-    let slots: Vec<Slot> = materials.iter().map(|&m| Slot::new(board, m)).collect();
-    let name: Vec<String> = materials
-        .iter()
-        .map(|m| format!("{}v{}", m.mover, m.waiting))
-        .collect();
-    let name = name.join("+");
-    let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
-    progress.phase(
-        &format!("{name}: captures and blocked positions"),
-        positions,
-    );
-    for slot in &slots {
-        decide_at_once(board, rules, slot, probe, progress);
-    }
-    for sweep in 1.. {
-        let waiting: u64 = slots.iter().map(|slot| slot.frontier.count()).sum();
-        if waiting == 0 {
-            break;
-        }
-        progress.phase(&format!("{name}: paika, sweep {sweep}"), waiting);
-        for s in 0..slots.len() {
-            sweep_frontier(board, &slots, s, progress);
-        }
-    }
-    slots
+    let system = System {
+        board,
+        rules,
+        materials,
+    };
+    let (slots, stage) = system.resume(checkpoints, progress);
+    let mut saver = Saver::new(checkpoints, progress);
+    system.decide_captures(&slots, stage, &mut saver, probe, progress)?;
+    system.sweep(&slots, &mut saver, progress)?;
+    Ok(slots
         .into_iter()
         .map(|slot| {
             fill_redundant(&slot);
@@ -247,7 +240,147 @@ pub fn solve_system_values(
                 values: slot.values,
             }
         })
-        .collect()
+        .collect())
+}
+
+/// The system being solved.
+struct System<'a> {
+    board: &'a Board,
+    rules: &'a Rules,
+    materials: Vec<Material>,
+}
+
+/// Mover classes per step of the first phase, and parts of a slot's sweep, when saving: the
+/// most work a stop can lose.
+const STEPS_PER_SLOT: u64 = 64;
+
+impl System<'_> {
+    fn new_slots(&self) -> Vec<Slot> {
+        self.materials
+            .iter()
+            .map(|&m| Slot::new(self.board, m))
+            .collect()
+    }
+
+    /// `3v6+6v3`, for the progress lines.
+    fn name(&self) -> String {
+        let names: Vec<String> = self
+            .materials
+            .iter()
+            .map(|m| format!("{}v{}", m.mover, m.waiting))
+            .collect();
+        names.join("+")
+    }
+
+    /// New slots, or those of the saved state if there is a usable one.
+    fn resume(
+        &self,
+        checkpoints: Option<&Checkpoints>,
+        progress: &dyn Progress,
+    ) -> (Vec<Slot>, Stage) {
+        let slots = self.new_slots();
+        let start = Stage::Captures {
+            slot: 0,
+            classes_done: 0,
+        };
+        let Some(checkpoints) = checkpoints else {
+            return (slots, start);
+        };
+        let path = &checkpoints.path;
+        match checkpoint::load(path, self.board, self.rules, &slots) {
+            Ok(None) => (slots, start),
+            Ok(Some(stage)) => {
+                progress.note(&format!("going on from {} ({stage})", path.display()));
+                (slots, stage)
+            }
+            Err(why) => {
+                progress.note(&format!(
+                    "ignoring {}: {why}; starting the system afresh",
+                    path.display()
+                ));
+                drop(slots);
+                (self.new_slots(), start)
+            }
+        }
+    }
+
+    /// The first phase: captures decided from the smaller tables, blocked positions by the
+    /// rules; by blocks of mover classes when saving.
+    fn decide_captures(
+        &self,
+        slots: &[Slot],
+        stage: Stage,
+        saver: &mut Saver,
+        probe: &ValueProbe,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
+        progress.phase(
+            &format!("{}: captures and blocked positions", self.name()),
+            positions,
+        );
+        let steps = if saver.checkpoints.is_some() {
+            STEPS_PER_SLOT
+        } else {
+            1
+        };
+        for (s, slot) in slots.iter().enumerate() {
+            let classes = slot.index.mover_classes();
+            let first = match stage {
+                Stage::Captures { slot, classes_done } if slot == s => classes_done,
+                Stage::Captures { slot, .. } if slot < s => 0,
+                _ => classes, // done before the state was saved
+            };
+            progress.resumed(first * slot.index.waiting_sets());
+            let step = classes.div_ceil(steps).max(1);
+            for start in (first..classes).step_by(step as usize) {
+                let end = (start + step).min(classes);
+                decide_at_once(self.board, self.rules, slot, start..end, probe, progress);
+                let stage = Stage::Captures {
+                    slot: s,
+                    classes_done: end,
+                };
+                saver.step(&stage, |path| {
+                    checkpoint::save(path, self.board, self.rules, slots, stage)
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The second phase: the frontiers swept until they are empty; each slot's sweep in parts
+    /// when saving.
+    fn sweep(
+        &self,
+        slots: &[Slot],
+        saver: &mut Saver,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let parts = if saver.checkpoints.is_some() {
+            STEPS_PER_SLOT as usize
+        } else {
+            1
+        };
+        for sweep in 1.. {
+            let waiting: u64 = slots.iter().map(|slot| slot.frontier.count()).sum();
+            if waiting == 0 {
+                return Ok(());
+            }
+            progress.phase(&format!("{}: paika, sweep {sweep}", self.name()), waiting);
+            for s in 0..slots.len() {
+                let words = slots[s].frontier.words.words().len();
+                let step = words.div_ceil(parts).max(1);
+                for start in (0..words).step_by(step) {
+                    let end = (start + step).min(words);
+                    sweep_frontier(self.board, slots, s, start..end, progress);
+                    saver.step(&Stage::Sweeps, |path| {
+                        checkpoint::save(path, self.board, self.rules, slots, Stage::Sweeps)
+                    })?;
+                }
+            }
+        }
+        unreachable!("the sweeps end when the frontiers are empty")
+    }
 }
 
 /// Decide the positions with a capture (from the smaller tables) and the blocked ones (by the
@@ -256,42 +389,41 @@ fn decide_at_once(
     board: &Board,
     rules: &Rules,
     slot: &Slot,
+    classes: Range<u64>,
     probe: &ValueProbe,
     progress: &dyn Progress,
 ) {
     let block = slot.index.waiting_sets();
-    (0..slot.index.mover_classes())
-        .into_par_iter()
-        .for_each(|class| {
-            let mover = slot.index.mover_set(class);
-            let symmetric = slot.index.is_symmetric_class(class);
-            let mut captures = CaptureBatch::new(probe);
-            let mut settle = |i, children: &[Value]| {
-                if let Some(code) = code_of_best(children) {
-                    slot.decide(i, code);
-                }
-            };
-            for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
-                if symmetric && slot.index.is_redundant(class, waiting) {
-                    continue;
-                }
-                let i = class * block + offset as u64;
-                let position = Position {
-                    mover,
-                    waiting,
-                    side: Color::White,
-                };
-                if has_capture(board, mover, waiting) {
-                    if captures.add(board, i, &position) {
-                        captures.settle(&mut settle);
-                    }
-                } else if rules.outcome(board, &position) == Some(Value::Loss) {
-                    slot.decide(i, LOST);
-                }
+    classes.into_par_iter().for_each(|class| {
+        let mover = slot.index.mover_set(class);
+        let symmetric = slot.index.is_symmetric_class(class);
+        let mut captures = CaptureBatch::new(probe);
+        let mut settle = |i, children: &[Value]| {
+            if let Some(code) = code_of_best(children) {
+                slot.decide(i, code);
             }
-            captures.settle(&mut settle);
-            progress.advance(block);
-        });
+        };
+        for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
+            if symmetric && slot.index.is_redundant(class, waiting) {
+                continue;
+            }
+            let i = class * block + offset as u64;
+            let position = Position {
+                mover,
+                waiting,
+                side: Color::White,
+            };
+            if has_capture(board, mover, waiting) {
+                if captures.add(board, i, &position) {
+                    captures.settle(&mut settle);
+                }
+            } else if rules.outcome(board, &position) == Some(Value::Loss) {
+                slot.decide(i, LOST);
+            }
+        }
+        captures.settle(&mut settle);
+        progress.advance(block);
+    });
 }
 
 /// The code of a position whose turns lead to positions of these values (for the side to move
@@ -309,11 +441,17 @@ fn code_of_best(children: &[Value]) -> Option<u64> {
 /// Words of the frontier one task sweeps.
 const FRONTIER_WORDS_PER_TASK: usize = 1 << 10;
 
-/// Pass on the value of every position on slot `s`'s frontier, taking it off (and those put
-/// on it ahead of the sweep while it goes).
-fn sweep_frontier(board: &Board, slots: &[Slot], s: usize, progress: &dyn Progress) {
-    let words = slots[s].frontier.words.words();
-    words
+/// Pass on the value of every position in the words `words` of slot `s`'s frontier, taking it
+/// off (and those put there ahead of the sweep while it goes).
+fn sweep_frontier(
+    board: &Board,
+    slots: &[Slot],
+    s: usize,
+    words: Range<usize>,
+    progress: &dyn Progress,
+) {
+    let first_word = words.start;
+    slots[s].frontier.words.words()[words]
         .par_chunks(FRONTIER_WORDS_PER_TASK)
         .enumerate()
         .for_each(|(chunk, part)| {
@@ -322,26 +460,53 @@ fn sweep_frontier(board: &Board, slots: &[Slot], s: usize, progress: &dyn Progre
             for (k, word) in part.iter().enumerate() {
                 let mut bits = word.swap(0, Acquire);
                 passed += bits.count_ones() as u64;
-                let first = ((chunk * FRONTIER_WORDS_PER_TASK + k) * 64) as u64;
+                let first = ((first_word + chunk * FRONTIER_WORDS_PER_TASK + k) * 64) as u64;
                 while bits != 0 {
                     let i = first + bits.trailing_zeros() as u64;
                     bits &= bits - 1;
                     passer.pass_on(s, i);
                 }
             }
+            passer.finish();
             progress.advance(passed);
         });
 }
 
-/// One task's working space for passing values on.
+/// One task's working space for passing values on, in batches: each step (ranking, finding
+/// the slot, reading it) is done for a whole batch before the next, so that the random reads of
+/// the classes and values overlap instead of each waiting for the one before.
 struct Passer<'a> {
     board: &'a Board,
     slots: &'a [Slot],
     predecessors: Vec<Position>,
     forms: Vec<(Bitboard, Bitboard)>,
-    children: Vec<Position>,
+    /// Predecessors waiting to be passed a child's value.
+    waiting: Vec<Waiting>,
+    /// Their positions in their slots.
     indexes: Vec<u64>,
+    /// Undecided predecessors of won positions, to be checked: (slot, index, canonical form).
+    candidates: Vec<(usize, u64, (Bitboard, Bitboard))>,
+    /// The children of the candidates: the slot they are in, their ranks and then their indexes,
+    /// and where each candidate's end.
+    children: Vec<Position>,
+    child_ranks: Vec<(usize, u64, u64)>,
+    child_indexes: Vec<u64>,
+    child_ends: Vec<usize>,
 }
+
+/// A predecessor that a position passes its value to.
+#[derive(Clone, Copy)]
+struct Waiting {
+    slot: usize,
+    form: (Bitboard, Bitboard),
+    mover_rank: u64,
+    waiting_rank: u64,
+    /// The code of the position that passes it on.
+    child_code: u64,
+}
+
+/// How many predecessors, or candidates, a batch gathers.
+const PASSES_PER_BATCH: usize = 256;
 
 impl<'a> Passer<'a> {
     fn new(board: &'a Board, slots: &'a [Slot]) -> Self {
@@ -350,16 +515,21 @@ impl<'a> Passer<'a> {
             slots,
             predecessors: Vec::new(),
             forms: Vec::new(),
-            children: Vec::new(),
+            waiting: Vec::with_capacity(PASSES_PER_BATCH + 64),
             indexes: Vec::new(),
+            candidates: Vec::with_capacity(PASSES_PER_BATCH + 64),
+            children: Vec::new(),
+            child_ranks: Vec::new(),
+            child_indexes: Vec::new(),
+            child_ends: Vec::new(),
         }
     }
 
-    /// Pass the value of position `i` of slot `s` to each undecided canonical form among its
-    /// predecessors.
+    /// Pass the value of position `i` of slot `s` to each distinct canonical form among its
+    /// predecessors (later, with the rest of its batch).
     fn pass_on(&mut self, s: usize, i: u64) {
         let slot = &self.slots[s];
-        let code = slot.values.code(i);
+        let child_code = slot.values.code(i);
         self.predecessors.clear();
         paika_predecessors(self.board, &slot.position(i), &mut self.predecessors);
         let symmetries = slot.index.symmetries();
@@ -371,44 +541,99 @@ impl<'a> Passer<'a> {
         );
         self.forms.sort_unstable();
         self.forms.dedup();
-        for k in 0..self.forms.len() {
-            let (mover, waiting) = self.forms[k];
+        for &(mover, waiting) in &self.forms {
             let t = slot_of(self.slots, mover, waiting);
-            let (mover_rank, waiting_rank) = self.slots[t].index.ranks_of_canonical(mover, waiting);
-            let j = self.slots[t].index.index_of_ranks(mover_rank, waiting_rank);
-            let predecessor = &self.slots[t];
-            if predecessor.values.code(j) != UNDECIDED {
-                continue;
-            }
-            if code == LOST {
-                predecessor.decide(j, WON);
-            } else if self.all_children_won(mover, waiting) {
-                predecessor.decide(j, LOST);
-            }
+            let index = &self.slots[t].index;
+            let (mover_rank, waiting_rank) = index.ranks_of_canonical(mover, waiting);
+            index.prefetch_class(mover_rank);
+            self.waiting.push(Waiting {
+                slot: t,
+                form: (mover, waiting),
+                mover_rank,
+                waiting_rank,
+                child_code,
+            });
+        }
+        if self.waiting.len() >= PASSES_PER_BATCH {
+            self.pass_batch();
         }
     }
 
-    /// Whether every paika child of the position (mover, waiting), which has no capture, is
-    /// known won (for its side to move).
-    fn all_children_won(&mut self, mover: Bitboard, waiting: Bitboard) -> bool {
-        let position = Position {
-            mover,
-            waiting,
-            side: Color::White,
-        };
-        self.children.clear();
-        children(self.board, &position, &mut self.children);
-        let slot = &self.slots[slot_of(self.slots, waiting, mover)];
+    /// Everything gathered, passed on and checked.
+    fn finish(&mut self) {
+        self.pass_batch();
+        self.check_candidates();
+    }
+
+    /// Pass each waiting predecessor its child's value: a lost child decides it won, a won one
+    /// makes it a candidate, if it is undecided.
+    fn pass_batch(&mut self) {
         self.indexes.clear();
-        self.indexes.extend(
-            self.children
-                .iter()
-                .map(|child| slot.index.index(child.mover, child.waiting)),
-        );
-        for &j in &self.indexes {
+        for w in &self.waiting {
+            let slot = &self.slots[w.slot];
+            let j = slot.index.index_of_ranks(w.mover_rank, w.waiting_rank);
             slot.values.prefetch(j);
+            self.indexes.push(j);
         }
-        self.indexes.iter().all(|&j| slot.values.code(j) == WON)
+        for (w, &j) in self.waiting.iter().zip(&self.indexes) {
+            let predecessor = &self.slots[w.slot];
+            if predecessor.values.code(j) != UNDECIDED {
+                continue;
+            }
+            if w.child_code == LOST {
+                predecessor.decide(j, WON);
+            } else {
+                self.candidates.push((w.slot, j, w.form));
+            }
+        }
+        self.waiting.clear();
+        if self.candidates.len() >= PASSES_PER_BATCH {
+            self.check_candidates();
+        }
+    }
+
+    /// Decide lost each candidate whose children (paika only: it has no capture) are all
+    /// known won.
+    fn check_candidates(&mut self) {
+        self.children.clear();
+        self.child_ends.clear();
+        self.child_ranks.clear();
+        for &(_, _, (mover, waiting)) in &self.candidates {
+            let position = Position {
+                mover,
+                waiting,
+                side: Color::White,
+            };
+            let first = self.children.len();
+            children(self.board, &position, &mut self.children);
+            let slot = slot_of(self.slots, waiting, mover);
+            let index = &self.slots[slot].index;
+            for child in &self.children[first..] {
+                let (mover_rank, waiting_rank) = index.canonical_ranks(child.mover, child.waiting);
+                index.prefetch_class(mover_rank);
+                self.child_ranks.push((slot, mover_rank, waiting_rank));
+            }
+            self.child_ends.push(self.children.len());
+        }
+        self.child_indexes.clear();
+        for &(slot, mover_rank, waiting_rank) in &self.child_ranks {
+            let slot = &self.slots[slot];
+            let j = slot.index.index_of_ranks(mover_rank, waiting_rank);
+            slot.values.prefetch(j);
+            self.child_indexes.push(j);
+        }
+        let mut start = 0;
+        for (&(t, j, _), &end) in self.candidates.iter().zip(&self.child_ends) {
+            let won = |k: usize| {
+                let (slot, _, _) = self.child_ranks[k];
+                self.slots[slot].values.code(self.child_indexes[k]) == WON
+            };
+            if (start..end).all(won) {
+                self.slots[t].decide(j, LOST);
+            }
+            start = end;
+        }
+        self.candidates.clear();
     }
 }
 
@@ -438,4 +663,94 @@ fn fill_redundant(slot: &Slot) {
                 }
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::StopAt;
+    use super::*;
+    use crate::tables::Tables;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// The 3x5 system 1v3 + 3v1 over the tables up to 3 stones, values only.
+    fn solve_3x5_1v3(
+        progress: &dyn Progress,
+        checkpoints: Option<&Checkpoints>,
+    ) -> Result<Vec<Value>, TableError> {
+        let board = Board::new(3, 5).unwrap();
+        let rules = Rules::default();
+        let smaller = Tables::build(&board, rules, 3);
+        let probe = |positions: &[Position], out: &mut Vec<Value>| {
+            smaller
+                .probe_values(positions, out)
+                .expect("a smaller material")
+        };
+        let solved = solve_system_values(
+            &board,
+            &rules,
+            Material::new(1, 3),
+            &probe,
+            progress,
+            checkpoints,
+        )?;
+        Ok(solved.iter().flat_map(|table| table.values()).collect())
+    }
+
+    /// A build stopped in either phase saves its state and, run again, goes on from it to the
+    /// same values; a damaged state is named and ignored.
+    #[test]
+    fn a_stopped_build_goes_on_from_its_saved_state() {
+        let plain = solve_3x5_1v3(&crate::progress::NoProgress, None).unwrap();
+        assert!(plain.contains(&Value::Win) && plain.contains(&Value::Loss));
+        let directory = tempfile::tempdir().unwrap();
+        for (phase, damage) in [("captures", false), ("paika", false), ("paika", true)] {
+            let stop = AtomicBool::new(false);
+            let checkpoints = Checkpoints {
+                path: directory.path().join("1v3.values.fnpart"),
+                every: Duration::MAX,
+                stop: Some(&stop),
+            };
+            let stopping = StopAt {
+                phase,
+                stop: &stop,
+                notes: Default::default(),
+            };
+            let stopped = solve_3x5_1v3(&stopping, Some(&checkpoints));
+            assert!(
+                matches!(stopped, Err(TableError::Stopped { .. })),
+                "{phase}"
+            );
+            if damage {
+                let mut bytes = std::fs::read(&checkpoints.path).unwrap();
+                let middle = bytes.len() / 2;
+                bytes[middle] ^= 4;
+                std::fs::write(&checkpoints.path, bytes).unwrap();
+            }
+            stop.store(false, Relaxed);
+            let going_on = StopAt {
+                phase: "no phase",
+                stop: &stop,
+                notes: Default::default(),
+            };
+            let resumed = solve_3x5_1v3(&going_on, Some(&checkpoints)).unwrap();
+            let differ = plain.iter().zip(&resumed).filter(|(a, b)| a != b).count();
+            assert!(
+                plain.len() == resumed.len() && differ == 0,
+                "{phase}, damaged {damage}: {differ} of {} values differ",
+                plain.len()
+            );
+            let notes = going_on.notes.into_inner().unwrap();
+            let expected: &[&str] = match (damage, phase) {
+                (true, _) => &["is corrupt"],
+                (false, "captures") => &["going on from", "(deciding captures: table 1"],
+                (false, _) => &["going on from", "(passing values on)"],
+            };
+            assert!(
+                notes.iter().any(|n| expected.iter().all(|e| n.contains(e))),
+                "{notes:?}"
+            );
+            std::fs::remove_file(&checkpoints.path).unwrap();
+        }
+    }
 }

@@ -1,0 +1,168 @@
+//! A values-only build's state on disk, so that an interrupted build goes on where it stopped.
+//!
+//! Between two steps (a block of mover classes while captures are decided, a part of a sweep
+//! after), the state is each slot's values and frontier and where to go on. A frontier holds
+//! exactly the work left, so a build that goes on need only sweep it again. The file is
+//! written to a temporary name and renamed, and carries a checksum: a file that is damaged or
+//! belongs to another build is reported and ignored, never trusted.
+
+use super::super::checkpoint::{build_fingerprint, temporary_path, Hashed};
+use super::{AtomicWords, Slot};
+use crate::part_file::PartFile;
+use fanorona_engine::{Board, Rules};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+const MAGIC: &[u8; 8] = b"FANOVPRT";
+/// Changes whenever the layout of the state, or what its bits mean, changes.
+const VERSION: u32 = 1;
+
+/// Where a build goes on from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// Deciding captures: slots before `slot` are done, and `classes_done` classes of it.
+    Captures { slot: usize, classes_done: u64 },
+    /// Passing values on: what is left is on the frontiers.
+    Sweeps,
+}
+
+/// In words, for the notes a build prints when it saves and goes on.
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Stage::Captures { slot, classes_done } => write!(
+                f,
+                "deciding captures: table {} of the system, {classes_done} mover classes done",
+                slot + 1
+            ),
+            Stage::Sweeps => write!(f, "passing values on"),
+        }
+    }
+}
+
+/// Write the state of `slots` at `stage` to `path`.
+pub(super) fn save(
+    path: &Path,
+    board: &Board,
+    rules: &Rules,
+    slots: &[Slot],
+    stage: Stage,
+) -> io::Result<()> {
+    let (part, file) = PartFile::create(temporary_path(path))?;
+    let mut out = Hashed::new(BufWriter::with_capacity(1 << 20, file));
+    out.write_all(&fingerprint(board, rules, slots))?;
+    let (kind, slot, classes_done) = match stage {
+        Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
+        Stage::Sweeps => (1u8, 0, 0),
+    };
+    out.write_all(&[kind])?;
+    out.write_all(&slot.to_le_bytes())?;
+    out.write_all(&classes_done.to_le_bytes())?;
+    for slot in slots {
+        write_words(&mut out, &slot.values.words)?;
+        write_words(&mut out, &slot.frontier.words)?;
+    }
+    let checksum = out.checksum.finish();
+    let mut file = out.inner;
+    file.write_all(&checksum.to_le_bytes())?;
+    file.into_inner()
+        .map_err(|error| error.into_error())?
+        .sync_all()?;
+    part.keep_as(path)
+}
+
+/// Read the state saved in `path` into `slots`. `Ok(None)` if there is none; an error names
+/// why a file there cannot be used (after which `slots` hold garbage and must be made again).
+pub(super) fn load(
+    path: &Path,
+    board: &Board,
+    rules: &Rules,
+    slots: &[Slot],
+) -> Result<Option<Stage>, String> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    };
+    let mut input = Hashed::new(BufReader::with_capacity(1 << 20, file));
+    let truncated = |error: io::Error| match error.kind() {
+        io::ErrorKind::UnexpectedEof => "it is truncated".to_string(),
+        _ => error.to_string(),
+    };
+    let expected = fingerprint(board, rules, slots);
+    let mut found = vec![0u8; expected.len()];
+    input.read_exact(&mut found).map_err(truncated)?;
+    if found != expected {
+        return Err("it belongs to another build (board, rules, materials or version)".into());
+    }
+    let mut stage = [0u8; 1 + 8 + 8];
+    input.read_exact(&mut stage).map_err(truncated)?;
+    let word = |at: usize| u64::from_le_bytes(stage[at..at + 8].try_into().expect("8 bytes"));
+    let stage = match (stage[0], word(1), word(9)) {
+        (0, slot, classes_done) if (slot as usize) < slots.len() => Stage::Captures {
+            slot: slot as usize,
+            classes_done,
+        },
+        (1, 0, 0) => Stage::Sweeps,
+        _ => return Err("its stage is not one a build writes".into()),
+    };
+    for slot in slots {
+        read_words(&mut input, &slot.values.words).map_err(truncated)?;
+        read_words(&mut input, &slot.frontier.words).map_err(truncated)?;
+    }
+    let checksum = input.checksum.finish();
+    let mut stored = [0u8; 8];
+    input.inner.read_exact(&mut stored).map_err(truncated)?;
+    if u64::from_le_bytes(stored) != checksum {
+        return Err("it is corrupt: its checksum does not match its contents".into());
+    }
+    if input.inner.read(&mut [0u8; 1]).map_err(truncated)? != 0 {
+        return Err("it has bytes after its end".into());
+    }
+    Ok(Some(stage))
+}
+
+/// What a state belongs to: the format, the board, the rules and each slot's material and size.
+fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
+    let mut bytes = build_fingerprint(MAGIC, VERSION, board, rules);
+    bytes.push(slots.len() as u8);
+    for slot in slots {
+        let material = slot.index.material();
+        bytes.push(material.mover as u8);
+        bytes.push(material.waiting as u8);
+        bytes.extend_from_slice(&slot.index.size().to_le_bytes());
+    }
+    bytes
+}
+
+/// Words written or read at a time.
+const WORDS_PER_CHUNK: usize = 1 << 17;
+
+fn write_words(out: &mut impl Write, words: &AtomicWords) -> io::Result<()> {
+    let mut bytes = Vec::with_capacity(WORDS_PER_CHUNK * 8);
+    for chunk in words.words().chunks(WORDS_PER_CHUNK) {
+        bytes.clear();
+        for word in chunk {
+            bytes.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+        }
+        out.write_all(&bytes)?;
+    }
+    Ok(())
+}
+
+fn read_words(input: &mut impl Read, words: &AtomicWords) -> io::Result<()> {
+    let mut bytes = vec![0u8; WORDS_PER_CHUNK * 8];
+    for chunk in words.words().chunks(WORDS_PER_CHUNK) {
+        let bytes = &mut bytes[..chunk.len() * 8];
+        input.read_exact(bytes)?;
+        for (word, read) in chunk.iter().zip(bytes.chunks_exact(8)) {
+            word.store(
+                u64::from_le_bytes(read.try_into().expect("8 bytes")),
+                Relaxed,
+            );
+        }
+    }
+    Ok(())
+}
