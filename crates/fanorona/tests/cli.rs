@@ -414,6 +414,77 @@ fn a_missing_table_is_named_with_the_command_to_build_it() {
     );
 }
 
+/// A top layer built for values alone (`tables build --values-only`): no entry files; a query
+/// gives the values of the full build with no distances, and a search probes it and writes a
+/// certificate that check-proof confirms over it.
+#[test]
+fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
+    let full = scratch("tables-3x5-full");
+    let values = scratch("tables-3x5-values");
+    let build = |dir: &std::path::Path, extra: &[&str]| {
+        let args = [
+            &["tables", "build", "--board", "3x5", "--stones", "5"][..],
+            &["--tables", dir.to_str().unwrap(), "--json"],
+            extra,
+        ];
+        json(&args.concat())
+    };
+    build(&full, &[]);
+    build(&values, &["--values-only"]);
+    assert!(!values.join("3x5-loss-2v3.fntb").exists());
+    assert!(values.join("3x5-loss-2v3.fnval").exists());
+    assert!(values.join("3x5-loss-2v2.fntb").exists(), "lower layers whole");
+    let query = |dir: &std::path::Path| {
+        json(&[
+            "query",
+            "--position",
+            "2B2/BW3/1W2W w",
+            "--tables",
+            dir.to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let (with, without) = (query(&full), query(&values));
+    assert_eq!(with["distances"], true);
+    assert_eq!(without["distances"], false);
+    assert_eq!(with["value"], without["value"]);
+    assert!(with["value"] != "draw" && without["plies"].is_null());
+    let turns = |report: &serde_json::Value| -> Vec<(String, String)> {
+        report["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["notation"].to_string(), t["value"].to_string()))
+            .collect()
+    };
+    assert_eq!(turns(&with), turns(&without));
+    assert!(turns(&with).len() > 1);
+
+    let certificate = values.join("3x5.proof");
+    let solved = json(&[
+        "solve",
+        "--board",
+        "3x5",
+        "--tables",
+        values.to_str().unwrap(),
+        "--certificate",
+        certificate.to_str().unwrap(),
+        "--memory",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(solved["value"], "win");
+    assert_eq!(solved["table_stones"], 5);
+    let checked = json(&[
+        "check-proof",
+        certificate.to_str().unwrap(),
+        "--tables",
+        values.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(checked["holds"], true);
+}
+
 #[test]
 fn solve_writes_a_certificate_that_check_proof_confirms() {
     let dir = scratch("proof-3x5");

@@ -425,7 +425,8 @@ impl Tables {
 
     /// Open the tables that the value of `position` and of each of its turns are read from
     /// (its own material, the swap that its quiet turns lead to, and the materials its
-    /// captures leave), checking each file's size and header now and its blocks as they are
+    /// captures leave), from their entry files, else (a material built for values alone)
+    /// their value files, checking each file's size and header now and its blocks as they are
     /// read: call [`Tables::check_probes`] before probing. A query then reads kilobytes of a
     /// file of gigabytes, not all of it (see [`crate::block_sums`]).
     pub fn open_for_position(
@@ -439,7 +440,13 @@ impl Tables {
         let captures = (1..own.waiting).map(|left| Material::new(left, own.mover));
         for material in [own, own.swapped()].into_iter().chain(captures) {
             if material.mover > 0 && material.waiting > 0 {
-                tables.open_by_blocks(material, Content::Entries, directory)?;
+                // A material built for values alone has only its value file.
+                match tables.open_by_blocks(material, Content::Entries, directory) {
+                    Err(TableError::Missing { path }) => tables
+                        .open_by_blocks(material, Content::Values, directory)
+                        .map_err(|_| TableError::Missing { path })?,
+                    opened => opened?,
+                }
             }
         }
         // Only the materials named are held: no stone count is complete.

@@ -5,7 +5,7 @@ use crate::setup::{play_turns, TableArgs};
 use clap::Args;
 use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
 use fanorona_solver::{
-    most_table_stones, system_can_be_numbered, Entry, Material, TableError, Tables,
+    most_table_stones, system_can_be_numbered, Material, ProbeError, TableError, Tables,
 };
 use serde::Serialize;
 
@@ -31,6 +31,9 @@ struct QueryReport {
     position: String,
     value: &'static str,
     plies: Option<u16>,
+    /// False where a table read was built for values alone: a won or lost position's plies
+    /// are then null.
+    distances: bool,
     turns: Vec<TurnLine>,
 }
 
@@ -80,46 +83,57 @@ impl QueryArgs {
             .chain(turns.iter().map(|turn| turn.result))
             .collect();
         tables.check_probes(&read).map_err(build_hint)?;
-        let probe = |p: &Position| {
-            tables
-                .probe(p)
-                .map_err(|e| CliError::Failure(e.to_string()))
-        };
-        let entry = probe(&position)?;
+        let (value, plies) = value_and_plies(&tables, &position)?;
+        let mut distances = value == Value::Draw || plies.is_some();
         let mut lines = Vec::new();
         for turn in &turns {
-            let after = probe(&turn.result)?.one_ply_earlier();
+            let (value, plies) = value_and_plies(&tables, &turn.result)?;
+            distances &= value == Value::Draw || plies.is_some();
             lines.push(TurnLine {
                 notation: format_turn(&board, turn),
                 result: format_position(&board, &turn.result),
-                value: after.value().name(),
-                plies: after.distance(),
+                value: value.flip().name(),
+                plies: plies.map(|p| p + 1),
             });
         }
         let report = QueryReport {
             position: format_position(&board, &position),
-            value: entry.value().name(),
-            plies: entry.distance(),
+            value: value.name(),
+            plies,
+            distances,
             turns: lines,
         };
         if self.json {
             print_json(&report);
         } else {
-            print_human(&report, entry);
+            print_human(&report);
         }
         Ok(())
     }
 }
 
-fn print_human(report: &QueryReport, entry: Entry) {
+/// The value of `position` for its side to move and its distance in plies (`None` for a draw,
+/// and where its table was built for values alone).
+fn value_and_plies(tables: &Tables, position: &Position) -> Result<(Value, Option<u16>), CliError> {
+    let failure = |e: ProbeError| CliError::Failure(e.to_string());
+    match tables.probe(position) {
+        Ok(entry) => Ok((entry.value(), entry.distance())),
+        Err(ProbeError::NoDistances { .. }) => {
+            Ok((tables.probe_value(position).map_err(failure)?, None))
+        }
+        Err(error) => Err(failure(error)),
+    }
+}
+
+fn print_human(report: &QueryReport) {
     println!("position  {}", report.position);
-    match entry.value() {
-        Value::Draw => println!("value     draw"),
-        value => println!(
-            "value     {} in {} plies",
-            value.name(),
-            entry.distance().unwrap_or(0)
-        ),
+    match report.plies {
+        Some(plies) => println!("value     {} in {plies} plies", report.value),
+        None if report.value == Value::Draw.name() => println!("value     draw"),
+        None => println!("value     {}", report.value),
+    }
+    if !report.distances {
+        println!("          (a table built for values alone: no distances)");
     }
     let width = notation_width(report.turns.iter().map(|t| t.notation.as_str()));
     for turn in &report.turns {
