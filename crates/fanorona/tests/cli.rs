@@ -433,7 +433,10 @@ fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
     build(&values, &["--values-only"]);
     assert!(!values.join("3x5-loss-2v3.fntb").exists());
     assert!(values.join("3x5-loss-2v3.fnval").exists());
-    assert!(values.join("3x5-loss-2v2.fntb").exists(), "lower layers whole");
+    assert!(
+        values.join("3x5-loss-2v2.fntb").exists(),
+        "lower layers whole"
+    );
     let query = |dir: &std::path::Path| {
         json(&[
             "query",
@@ -459,6 +462,30 @@ fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
     };
     assert_eq!(turns(&with), turns(&without));
     assert!(turns(&with).len() > 1);
+    // `tables verify` checks the values one ply deep; there is no entry file to check the
+    // value files against.
+    let verified = json(&[
+        "tables",
+        "verify",
+        "--board",
+        "3x5",
+        "--stones",
+        "5",
+        "--tables",
+        values.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
+    let checked: Vec<&str> = verified["value_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["material"].as_str().unwrap())
+        .collect();
+    assert!(
+        checked.contains(&"2v2") && !checked.contains(&"2v3"),
+        "{checked:?}"
+    );
 
     let certificate = values.join("3x5.proof");
     let solved = json(&[

@@ -397,7 +397,8 @@ impl Tables {
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with
-    /// `only`, of the top stone count just that material's system.
+    /// `only`, of the top stone count just that material's system. Below the top, the entry
+    /// files; at the top, the entry files, else (built for values alone) the value files.
     pub fn open(
         board: &Board,
         rules: Rules,
@@ -409,8 +410,11 @@ impl Tables {
         let top = max_stones.min(board.points());
         let partial = only.map(system_of);
         for material in materials(top) {
-            if material.stones() < top || partial.is_none_or(|p| p == system_of(material)) {
+            if material.stones() < top {
                 tables.open_table(material, directory)?;
+            } else if partial.is_none_or(|p| p == system_of(material)) {
+                // The top layer may have been built for values alone.
+                tables.open_entries_else_values(material, directory, false)?;
             }
         }
         match partial {
@@ -440,13 +444,7 @@ impl Tables {
         let captures = (1..own.waiting).map(|left| Material::new(left, own.mover));
         for material in [own, own.swapped()].into_iter().chain(captures) {
             if material.mover > 0 && material.waiting > 0 {
-                // A material built for values alone has only its value file.
-                match tables.open_by_blocks(material, Content::Entries, directory) {
-                    Err(TableError::Missing { path }) => tables
-                        .open_by_blocks(material, Content::Values, directory)
-                        .map_err(|_| TableError::Missing { path })?,
-                    opened => opened?,
-                }
+                tables.open_entries_else_values(material, directory, true)?;
             }
         }
         // Only the materials named are held: no stone count is complete.
@@ -497,6 +495,28 @@ impl Tables {
             self.tables.insert(material, (index, Entries::File(file)));
         }
         Ok(())
+    }
+
+    /// Open a material's entry file, else (a material built for values alone) its value file;
+    /// whole, or `by_blocks` (see [`Tables::open_by_blocks`]). If neither is there, the entry
+    /// file is named missing.
+    fn open_entries_else_values(
+        &mut self,
+        material: Material,
+        directory: &Path,
+        by_blocks: bool,
+    ) -> Result<(), TableError> {
+        let mut open = |content| match by_blocks {
+            true => self.open_by_blocks(material, content, directory),
+            false => self.open_table_of(material, content, directory),
+        };
+        match open(Content::Entries) {
+            Err(TableError::Missing { path }) => match open(Content::Values) {
+                Err(TableError::Missing { .. }) => Err(TableError::Missing { path }),
+                opened => opened,
+            },
+            opened => opened,
+        }
     }
 
     /// Check the blocks of the table files that probing `positions` reads (for tables opened
@@ -783,6 +803,13 @@ impl Tables {
         entries
             .has_distances()
             .then(|| (0..index.size()).map(move |i| entries.get(i).expect("distances")))
+    }
+
+    /// The value in slot `index` of a material, if these tables have the material (from an
+    /// entry or a value file).
+    pub fn stored_value(&self, material: Material, index: u64) -> Option<Value> {
+        let (_, entries) = self.tables.get(&material)?;
+        Some(entries.value(index))
     }
 
     /// The entry in slot `index` of a material, if these tables have it with distances.

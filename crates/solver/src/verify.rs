@@ -24,14 +24,30 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-/// One entry that does not follow from its successors.
+/// One entry (or value) that does not follow from its successors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     pub material: Material,
     pub index: u64,
     pub position: Position,
-    pub stored: Entry,
-    pub derived: Entry,
+    pub stored: Stored,
+    pub derived: Stored,
+}
+
+/// What a slot holds: an entry, or in a table built for values alone, the value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    Entry(Entry),
+    Value(Value),
+}
+
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stored::Entry(entry) => entry.fmt(f),
+            Stored::Value(value) => f.write_str(value.name()),
+        }
+    }
 }
 
 /// Where a verification keeps its state, and what stops it (see [`state`]).
@@ -70,7 +86,7 @@ pub fn verify_materials(
     let held: Vec<Material> = materials
         .iter()
         .copied()
-        .filter(|&m| tables.entries(m).is_some())
+        .filter(|&m| tables.stored_value(m, 0).is_some())
         .collect();
     let board = tables.board();
     let fresh = VerifyState::new(
@@ -291,6 +307,8 @@ fn verify_slots(
 struct Batch<'a> {
     tables: &'a Tables,
     material: Material,
+    /// The material's table was built for values alone: values are checked, not entries.
+    values_only: bool,
     limit: usize,
     /// The slots and their positions ...
     slots: Vec<(u64, Position)>,
@@ -298,6 +316,7 @@ struct Batch<'a> {
     children: Vec<Position>,
     ends: Vec<usize>,
     entries: Vec<Entry>,
+    values: Vec<Value>,
     found: Vec<Mismatch>,
 }
 
@@ -309,11 +328,13 @@ impl<'a> Batch<'a> {
         Batch {
             tables,
             material,
+            values_only: tables.stored(material, 0).is_none(),
             limit,
             slots: Vec::new(),
             children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
             ends: Vec::new(),
             entries: Vec::new(),
+            values: Vec::new(),
             found: Vec::new(),
         }
     }
@@ -329,18 +350,18 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// Compare each slot of the batch with the entry its children give.
+    /// Compare each slot of the batch with the entry (or value) its children give.
     fn check(&mut self) {
-        self.tables
-            .probe_entries(&self.children, &mut self.entries)
-            .expect("children have no more stones than their parent");
-        let mut start = 0;
-        for (&(slot, position), &end) in self.slots.iter().zip(&self.ends) {
-            let derived = derive(self.tables.rules().blocked, &self.entries[start..end]);
-            let stored = self
-                .tables
-                .stored(self.material, slot)
-                .expect("the material is in the tables");
+        let derived = self.derive_all();
+        for (&(slot, position), derived) in self.slots.iter().zip(derived) {
+            let stored = match self.values_only {
+                false => self.tables.stored(self.material, slot).map(Stored::Entry),
+                true => self
+                    .tables
+                    .stored_value(self.material, slot)
+                    .map(Stored::Value),
+            }
+            .expect("the material is in the tables");
             if derived != stored && self.found.len() < self.limit {
                 self.found.push(Mismatch {
                     material: self.material,
@@ -350,11 +371,55 @@ impl<'a> Batch<'a> {
                     derived,
                 });
             }
-            start = end;
         }
         self.slots.clear();
         self.children.clear();
         self.ends.clear();
+    }
+
+    /// What each slot of the batch should hold, from its children: entries from their entries,
+    /// or (a table built for values alone) values from their values.
+    fn derive_all(&mut self) -> Vec<Stored> {
+        let blocked = self.tables.rules().blocked;
+        let expect = "children have no more stones than their parent";
+        let mut start = 0;
+        let mut next = |end: usize| std::mem::replace(&mut start, end)..end;
+        if self.values_only {
+            self.tables
+                .probe_values(&self.children, &mut self.values)
+                .expect(expect);
+            let values = &self.values;
+            let derived = |&end: &usize| Stored::Value(derive_value(blocked, &values[next(end)]));
+            self.ends.iter().map(derived).collect()
+        } else {
+            self.tables
+                .probe_entries(&self.children, &mut self.entries)
+                .expect(expect);
+            let entries = &self.entries;
+            let derived = |&end: &usize| Stored::Entry(derive(blocked, &entries[next(end)]));
+            self.ends.iter().map(derived).collect()
+        }
+    }
+}
+
+/// The value that best play gives a position whose turns lead to positions of `values` (none:
+/// the side to move is blocked, and `blocked` says what that gives). A table built for values
+/// alone is checked with this, one ply at a time: a win needs a lost child, a loss every child
+/// won, a draw neither. Unlike distances, that cannot rule out a closed set of positions all
+/// wrongly won and lost through one another (each a child of the next).
+fn derive_value(blocked: Blocked, values: &[Value]) -> Value {
+    if values.is_empty() {
+        return match blocked {
+            Blocked::Loss => Value::Loss,
+            Blocked::Draw => Value::Draw,
+        };
+    }
+    if values.contains(&Value::Loss) {
+        Value::Win
+    } else if values.iter().all(|&v| v == Value::Win) {
+        Value::Loss
+    } else {
+        Value::Draw
     }
 }
 

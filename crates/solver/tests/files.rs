@@ -1,12 +1,12 @@
 //! Table files: written and read back, damage detected and named, builds resumed.
 
-use fanorona_engine::{Board, Color, Position, Rules};
+use fanorona_engine::{Board, Color, Position, Rules, Value};
 use fanorona_solver::block_sums::companion_path;
-use fanorona_solver::file::{write_table, TableFile};
+use fanorona_solver::file::{write_table, write_values, TableFile};
 use fanorona_solver::{
     checkpoint_name, materials, state_path, system_of, verify, verify_materials, BuildControl,
-    Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, TableError, TableId, Tables,
-    VerifyControl,
+    Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, Stored, TableError, TableId,
+    Tables, VerifyControl,
 };
 use std::fs;
 use std::path::Path;
@@ -313,7 +313,11 @@ fn verify_finds_a_wrong_entry_with_a_valid_checksum() {
         .expect("the tampered entry is reported");
     assert_eq!(
         (found.position, found.stored, found.derived),
-        (tampered, Entry::DRAW, original)
+        (
+            tampered,
+            Stored::Entry(Entry::DRAW),
+            Stored::Entry(original)
+        )
     );
 }
 
@@ -535,4 +539,28 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
         .modified()
         .unwrap();
     assert_eq!(written, kept, "a whole value file is kept, not built again");
+
+    // `tables verify` opens the value files where there are no entry files, and checks each
+    // value one ply deep: clean as built; a win turned into a draw (the file rewritten whole,
+    // its checksum valid) is found.
+    let open = || Tables::open(&board(), Rules::default(), STONES, None, values_only.path());
+    assert!(verify(&open().unwrap(), &NoProgress, 10).is_empty());
+    let material = Material::new(2, 3);
+    let mut values: Vec<Value> = {
+        let tables = open().unwrap();
+        let size = MaterialIndex::new(&board(), material).size();
+        (0..size)
+            .map(|i| tables.stored_value(material, i).unwrap())
+            .collect()
+    };
+    let i = values.iter().position(|&v| v == Value::Win).unwrap();
+    values[i] = Value::Draw;
+    write_values(values_only.path(), &top, values.into_iter()).unwrap();
+    let found = verify(&open().unwrap(), &NoProgress, 10);
+    assert!(
+        found.iter().any(|m| m.material == material
+            && m.index == i as u64
+            && (m.stored, m.derived) == (Stored::Value(Value::Draw), Stored::Value(Value::Win))),
+        "{found:?}"
+    );
 }
