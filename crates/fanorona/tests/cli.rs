@@ -486,6 +486,24 @@ fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
         checked.contains(&"2v2") && !checked.contains(&"2v3"),
         "{checked:?}"
     );
+    // `tables stats` counts its values as the full build's, with no longest win or loss.
+    let stats = |dir: &std::path::Path| {
+        let args = ["tables", "stats", "--board", "3x5", "--stones", "5"];
+        let report = json(&[&args[..], &["--tables", dir.to_str().unwrap(), "--json"]].concat());
+        report
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|line| line["material"] == "2v3")
+            .unwrap()
+            .clone()
+    };
+    let (with, without) = (stats(&full), stats(&values));
+    for count in ["positions", "wins", "draws", "losses"] {
+        assert_eq!(with[count], without[count], "{count}");
+    }
+    assert!(with["wins"].as_u64().unwrap() > 0 && with["longest_win"].as_u64().unwrap() > 0);
+    assert!(without["longest_win"].is_null() && without["longest_win_position"].is_null());
 
     let certificate = values.join("3x5.proof");
     let solved = json(&[

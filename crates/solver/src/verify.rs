@@ -467,6 +467,8 @@ pub struct MaterialStats {
     pub longest_win_slot: Option<u64>,
     /// The first slot holding a loss of `longest_loss` plies, if any losses.
     pub longest_loss_slot: Option<u64>,
+    /// False for a table built for values alone: the longest win and loss are unknown (0).
+    pub distances: bool,
 }
 
 /// Count the values of one material of `tables`, over all its positions: each slot counts as
@@ -474,21 +476,26 @@ pub struct MaterialStats {
 pub fn material_stats(tables: &Tables, material: Material) -> Option<MaterialStats> {
     let index = MaterialIndex::new(tables.board(), material);
     let block = index.waiting_sets();
-    tables.stored(material, 0)?;
+    tables.stored_value(material, 0)?;
+    let distances = tables.stored(material, 0).is_some();
     let per_class = (0..index.mover_classes()).into_par_iter().map(|class| {
         let mut stats = MaterialStats::default();
         let mover = index.mover_set(class);
         for (offset, waiting) in index.waiting_sets_of(mover).enumerate() {
             let weight = index.weight(class, waiting);
             let slot = class * block + offset as u64;
-            let entry = tables
-                .stored(material, slot)
-                .expect("the material is in the tables");
-            stats.add(entry, weight, slot);
+            let expect = "the material is in the tables";
+            match distances {
+                true => stats.add(tables.stored(material, slot).expect(expect), weight, slot),
+                false => {
+                    stats.add_value(tables.stored_value(material, slot).expect(expect), weight)
+                }
+            }
         }
         stats
     });
-    Some(per_class.reduce(MaterialStats::default, MaterialStats::merge))
+    let stats = per_class.reduce(MaterialStats::default, MaterialStats::merge);
+    Some(MaterialStats { distances, ..stats })
 }
 
 impl MaterialStats {
@@ -516,6 +523,16 @@ impl MaterialStats {
         }
     }
 
+    /// Count `value`, read from a table built for values alone.
+    fn add_value(&mut self, value: Value, weight: u64) {
+        self.positions += weight;
+        match value {
+            Value::Win => self.wins += weight,
+            Value::Loss => self.losses += weight,
+            Value::Draw => self.draws += weight,
+        }
+    }
+
     fn merge(self, other: MaterialStats) -> MaterialStats {
         let (longest_win, longest_win_slot) = longer(
             (self.longest_win, self.longest_win_slot),
@@ -534,6 +551,7 @@ impl MaterialStats {
             longest_loss,
             longest_win_slot,
             longest_loss_slot,
+            distances: self.distances && other.distances,
         }
     }
 }

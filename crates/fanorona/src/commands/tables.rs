@@ -396,8 +396,9 @@ struct StatsLine {
     wins: u64,
     draws: u64,
     losses: u64,
-    longest_win: u16,
-    longest_loss: u16,
+    /// Null for a table built for values alone (so are the positions below).
+    longest_win: Option<u16>,
+    longest_loss: Option<u16>,
     checksum: String,
     /// A position of the longest win (the first in the table's order), White to move.
     longest_win_position: Option<String>,
@@ -431,8 +432,8 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
                 wins: stats.wins,
                 draws: stats.draws,
                 losses: stats.losses,
-                longest_win: stats.longest_win,
-                longest_loss: stats.longest_loss,
+                longest_win: stats.distances.then_some(stats.longest_win),
+                longest_loss: stats.distances.then_some(stats.longest_loss),
                 checksum: format!("{:016x}", tables.checksum(material).unwrap_or(0)),
                 longest_win_position: position_at(stats.longest_win_slot),
                 longest_loss_position: position_at(stats.longest_loss_slot),
@@ -455,8 +456,8 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
             l.wins,
             l.draws,
             l.losses,
-            l.longest_win,
-            l.longest_loss,
+            plies_or_dash(l.longest_win),
+            plies_or_dash(l.longest_loss),
             l.checksum
         );
     }
@@ -465,10 +466,15 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
         let plies = [l.longest_win, l.longest_loss];
         let positions = [&l.longest_win_position, &l.longest_loss_position];
         for ((what, plies), position) in ["win", "loss"].iter().zip(plies).zip(positions) {
-            if let Some(position) = position {
+            if let (Some(position), Some(plies)) = (position, plies) {
                 println!("{}: longest {what}, {plies} plies: {position}", l.material);
             }
         }
     }
     Ok(())
+}
+
+/// A distance in a table of statistics, or `-` where the table has none.
+fn plies_or_dash(plies: Option<u16>) -> String {
+    plies.map_or("-".to_string(), |p| p.to_string())
 }
