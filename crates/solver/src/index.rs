@@ -335,6 +335,33 @@ impl MaterialIndex {
         )
     }
 
+    /// The slots of mover class `class` that are not redundant, in order, each with its
+    /// position (mover, waiting): the positions a builder solves.
+    pub fn canonical_slots(
+        &self,
+        class: u64,
+    ) -> impl Iterator<Item = (u64, Bitboard, Bitboard)> + '_ {
+        let mover = self.mover_set(class);
+        let symmetric = self.is_symmetric_class(class);
+        let first = class * self.waiting_sets;
+        self.waiting_sets_of(mover)
+            .enumerate()
+            .filter(move |&(_, waiting)| !(symmetric && self.is_redundant(class, waiting)))
+            .map(move |(offset, waiting)| (first + offset as u64, mover, waiting))
+    }
+
+    /// Each redundant slot of mover class `class`, with the slot of its canonical image: what
+    /// a builder copies once it has solved the canonical slots.
+    pub fn redundant_slots(&self, class: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let mover = self.mover_set(class);
+        let symmetric = self.is_symmetric_class(class);
+        let first = class * self.waiting_sets;
+        self.waiting_sets_of(mover)
+            .enumerate()
+            .filter(move |&(_, waiting)| symmetric && self.is_redundant(class, waiting))
+            .map(move |(offset, waiting)| (first + offset as u64, self.index(mover, waiting)))
+    }
+
     /// The waiting sets of `mover` in rank order.
     pub fn waiting_sets_of(&self, mover: Bitboard) -> impl Iterator<Item = Bitboard> {
         self.waiting_sets_from(mover, 0)

@@ -60,9 +60,7 @@ pub(super) fn save(
     slots: &mut [Slot],
     saved: &Saved,
 ) -> io::Result<()> {
-    let (part, file) = PartFile::create(temporary_path(path))?;
-    let mut out = Hashed::new(BufWriter::new(file));
-    out.write_all(&fingerprint(board, rules, slots))?;
+    let (part, mut out) = create_state(path, &fingerprint(board, rules, slots))?;
     let (kind, a, b) = match saved.stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
         Stage::Levels { next_distance } => (1u8, next_distance as u64, 0),
@@ -79,6 +77,26 @@ pub(super) fn save(
         }
         slot.cells.write_to(&mut out)?;
     }
+    finish_state(part, out, path)
+}
+
+/// A state file being written to a temporary name, its fingerprint written.
+pub(super) fn create_state(
+    path: &Path,
+    fingerprint: &[u8],
+) -> io::Result<(PartFile, Hashed<BufWriter<File>>)> {
+    let (part, file) = PartFile::create(temporary_path(path))?;
+    let mut out = Hashed::new(BufWriter::with_capacity(1 << 20, file));
+    out.write_all(fingerprint)?;
+    Ok((part, out))
+}
+
+/// End a state file with its checksum, and rename it to `path`.
+pub(super) fn finish_state(
+    part: PartFile,
+    out: Hashed<BufWriter<File>>,
+    path: &Path,
+) -> io::Result<()> {
     let checksum = out.checksum.finish();
     let mut file = out.inner;
     file.write_all(&checksum.to_le_bytes())?;
@@ -86,6 +104,48 @@ pub(super) fn save(
         .map_err(|error| error.into_error())?
         .sync_all()?;
     part.keep_as(path)
+}
+
+/// The state file `path` opened and its fingerprint checked against `expected`; `Ok(None)`
+/// if there is none, an error that names why one cannot be used.
+pub(super) fn open_state(
+    path: &Path,
+    expected: &[u8],
+) -> Result<Option<Hashed<BufReader<File>>>, String> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    };
+    let mut input = Hashed::new(BufReader::with_capacity(1 << 20, file));
+    let mut found = vec![0u8; expected.len()];
+    input.read_exact(&mut found).map_err(read_failure)?;
+    if found != expected {
+        return Err("it belongs to another build (board, rules, materials or version)".into());
+    }
+    Ok(Some(input))
+}
+
+/// Why a state file could not be read, in words.
+pub(super) fn read_failure(error: io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::UnexpectedEof => "it is truncated".to_string(),
+        _ => error.to_string(),
+    }
+}
+
+/// Check that a state file read to its end holds its checksum, and nothing after it.
+pub(super) fn check_end(mut input: Hashed<BufReader<File>>) -> Result<(), String> {
+    let checksum = input.checksum.finish();
+    let mut stored = [0u8; 8];
+    input.inner.read_exact(&mut stored).map_err(read_failure)?;
+    if u64::from_le_bytes(stored) != checksum {
+        return Err("it is corrupt: its checksum does not match its contents".into());
+    }
+    if input.inner.read(&mut [0u8; 1]).map_err(read_failure)? != 0 {
+        return Err("it has bytes after its end".into());
+    }
+    Ok(())
 }
 
 /// Where a save to `path` writes before it renames: what a save cut short leaves behind.
@@ -101,22 +161,10 @@ pub(super) fn load(
     rules: &Rules,
     slots: &mut [Slot],
 ) -> Result<Option<Saved>, String> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error.to_string()),
+    let Some(mut input) = open_state(path, &fingerprint(board, rules, slots))? else {
+        return Ok(None);
     };
-    let mut input = Hashed::new(BufReader::new(file));
-    let truncated = |error: io::Error| match error.kind() {
-        io::ErrorKind::UnexpectedEof => "it is truncated".to_string(),
-        _ => error.to_string(),
-    };
-    let expected = fingerprint(board, rules, slots);
-    let mut found = vec![0u8; expected.len()];
-    input.read_exact(&mut found).map_err(truncated)?;
-    if found != expected {
-        return Err("it belongs to another build (board, rules, materials or version)".into());
-    }
+    let truncated = read_failure;
     let mut stage = [0u8; 1 + 8 + 8 + 2];
     input.read_exact(&mut stage).map_err(truncated)?;
     let word = |at: usize| u64::from_le_bytes(stage[at..at + 8].try_into().expect("8 bytes"));
@@ -142,15 +190,7 @@ pub(super) fn load(
         }
         slot.cells.read_from(&mut input).map_err(truncated)?;
     }
-    let checksum = input.checksum.finish();
-    let mut stored = [0u8; 8];
-    input.inner.read_exact(&mut stored).map_err(truncated)?;
-    if u64::from_le_bytes(stored) != checksum {
-        return Err("it is corrupt: its checksum does not match its contents".into());
-    }
-    if input.inner.read(&mut [0u8; 1]).map_err(truncated)? != 0 {
-        return Err("it has bytes after its end".into());
-    }
+    check_end(input)?;
     Ok(Some(Saved {
         stage: stage_read,
         deepest,

@@ -395,19 +395,13 @@ fn decide_at_once(
 ) {
     let block = slot.index.waiting_sets();
     classes.into_par_iter().for_each(|class| {
-        let mover = slot.index.mover_set(class);
-        let symmetric = slot.index.is_symmetric_class(class);
         let mut captures = CaptureBatch::new(probe);
         let mut settle = |i, children: &[Value]| {
             if let Some(code) = code_of_best(children) {
                 slot.decide(i, code);
             }
         };
-        for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
-            if symmetric && slot.index.is_redundant(class, waiting) {
-                continue;
-            }
-            let i = class * block + offset as u64;
+        for (i, mover, waiting) in slot.index.canonical_slots(class) {
             let position = Position {
                 mover,
                 waiting,
@@ -648,18 +642,14 @@ fn slot_of(slots: &[Slot], mover: Bitboard, waiting: Bitboard) -> usize {
 
 /// Give every redundant position of `slot` the value of its canonical image.
 fn fill_redundant(slot: &Slot) {
-    let block = slot.index.waiting_sets();
     (0..slot.index.mover_classes())
         .into_par_iter()
         .filter(|&class| slot.index.is_symmetric_class(class))
         .for_each(|class| {
-            let mover = slot.index.mover_set(class);
-            for (offset, waiting) in slot.index.waiting_sets_of(mover).enumerate() {
-                if slot.index.is_redundant(class, waiting) {
-                    let code = slot.values.code(slot.index.index(mover, waiting));
-                    if code != UNDECIDED {
-                        slot.values.claim(class * block + offset as u64, code);
-                    }
+            for (redundant, canonical) in slot.index.redundant_slots(class) {
+                let code = slot.values.code(canonical);
+                if code != UNDECIDED {
+                    slot.values.claim(redundant, code);
                 }
             }
         });
@@ -667,11 +657,9 @@ fn fill_redundant(slot: &Slot) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::StopAt;
+    use super::super::tests::assert_a_stopped_build_goes_on;
     use super::*;
     use crate::tables::Tables;
-    use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
 
     /// The 3x5 system 1v3 + 3v1 over the tables up to 3 stones, values only.
     fn solve_3x5_1v3(
@@ -703,54 +691,6 @@ mod tests {
     fn a_stopped_build_goes_on_from_its_saved_state() {
         let plain = solve_3x5_1v3(&crate::progress::NoProgress, None).unwrap();
         assert!(plain.contains(&Value::Win) && plain.contains(&Value::Loss));
-        let directory = tempfile::tempdir().unwrap();
-        for (phase, damage) in [("captures", false), ("paika", false), ("paika", true)] {
-            let stop = AtomicBool::new(false);
-            let checkpoints = Checkpoints {
-                path: directory.path().join("1v3.values.fnpart"),
-                every: Duration::MAX,
-                stop: Some(&stop),
-            };
-            let stopping = StopAt {
-                phase,
-                stop: &stop,
-                notes: Default::default(),
-            };
-            let stopped = solve_3x5_1v3(&stopping, Some(&checkpoints));
-            assert!(
-                matches!(stopped, Err(TableError::Stopped { .. })),
-                "{phase}"
-            );
-            if damage {
-                let mut bytes = std::fs::read(&checkpoints.path).unwrap();
-                let middle = bytes.len() / 2;
-                bytes[middle] ^= 4;
-                std::fs::write(&checkpoints.path, bytes).unwrap();
-            }
-            stop.store(false, Relaxed);
-            let going_on = StopAt {
-                phase: "no phase",
-                stop: &stop,
-                notes: Default::default(),
-            };
-            let resumed = solve_3x5_1v3(&going_on, Some(&checkpoints)).unwrap();
-            let differ = plain.iter().zip(&resumed).filter(|(a, b)| a != b).count();
-            assert!(
-                plain.len() == resumed.len() && differ == 0,
-                "{phase}, damaged {damage}: {differ} of {} values differ",
-                plain.len()
-            );
-            let notes = going_on.notes.into_inner().unwrap();
-            let expected: &[&str] = match (damage, phase) {
-                (true, _) => &["is corrupt"],
-                (false, "captures") => &["going on from", "(deciding captures: table 1"],
-                (false, _) => &["going on from", "(passing values on)"],
-            };
-            assert!(
-                notes.iter().any(|n| expected.iter().all(|e| n.contains(e))),
-                "{notes:?}"
-            );
-            std::fs::remove_file(&checkpoints.path).unwrap();
-        }
+        assert_a_stopped_build_goes_on("(passing values on)", solve_3x5_1v3);
     }
 }

@@ -6,12 +6,12 @@
 //! written to a temporary name and renamed, and carries a checksum: a file that is damaged or
 //! belongs to another build is reported and ignored, never trusted.
 
-use super::super::checkpoint::{build_fingerprint, temporary_path, Hashed};
+use super::super::checkpoint::{
+    build_fingerprint, check_end, create_state, finish_state, open_state, read_failure,
+};
 use super::{AtomicWords, Slot};
-use crate::part_file::PartFile;
 use fanorona_engine::{Board, Rules};
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -50,9 +50,7 @@ pub(super) fn save(
     slots: &[Slot],
     stage: Stage,
 ) -> io::Result<()> {
-    let (part, file) = PartFile::create(temporary_path(path))?;
-    let mut out = Hashed::new(BufWriter::with_capacity(1 << 20, file));
-    out.write_all(&fingerprint(board, rules, slots))?;
+    let (part, mut out) = create_state(path, &fingerprint(board, rules, slots))?;
     let (kind, slot, classes_done) = match stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
         Stage::Sweeps => (1u8, 0, 0),
@@ -64,13 +62,7 @@ pub(super) fn save(
         write_words(&mut out, &slot.values.words)?;
         write_words(&mut out, &slot.frontier.words)?;
     }
-    let checksum = out.checksum.finish();
-    let mut file = out.inner;
-    file.write_all(&checksum.to_le_bytes())?;
-    file.into_inner()
-        .map_err(|error| error.into_error())?
-        .sync_all()?;
-    part.keep_as(path)
+    finish_state(part, out, path)
 }
 
 /// Read the state saved in `path` into `slots`. `Ok(None)` if there is none; an error names
@@ -81,22 +73,10 @@ pub(super) fn load(
     rules: &Rules,
     slots: &[Slot],
 ) -> Result<Option<Stage>, String> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error.to_string()),
+    let Some(mut input) = open_state(path, &fingerprint(board, rules, slots))? else {
+        return Ok(None);
     };
-    let mut input = Hashed::new(BufReader::with_capacity(1 << 20, file));
-    let truncated = |error: io::Error| match error.kind() {
-        io::ErrorKind::UnexpectedEof => "it is truncated".to_string(),
-        _ => error.to_string(),
-    };
-    let expected = fingerprint(board, rules, slots);
-    let mut found = vec![0u8; expected.len()];
-    input.read_exact(&mut found).map_err(truncated)?;
-    if found != expected {
-        return Err("it belongs to another build (board, rules, materials or version)".into());
-    }
+    let truncated = read_failure;
     let mut stage = [0u8; 1 + 8 + 8];
     input.read_exact(&mut stage).map_err(truncated)?;
     let word = |at: usize| u64::from_le_bytes(stage[at..at + 8].try_into().expect("8 bytes"));
@@ -112,15 +92,7 @@ pub(super) fn load(
         read_words(&mut input, &slot.values.words).map_err(truncated)?;
         read_words(&mut input, &slot.frontier.words).map_err(truncated)?;
     }
-    let checksum = input.checksum.finish();
-    let mut stored = [0u8; 8];
-    input.inner.read_exact(&mut stored).map_err(truncated)?;
-    if u64::from_le_bytes(stored) != checksum {
-        return Err("it is corrupt: its checksum does not match its contents".into());
-    }
-    if input.inner.read(&mut [0u8; 1]).map_err(truncated)? != 0 {
-        return Err("it has bytes after its end".into());
-    }
+    check_end(input)?;
     Ok(Some(stage))
 }
 
