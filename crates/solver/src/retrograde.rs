@@ -613,17 +613,13 @@ impl<'a> Updates<'a> {
             waiting: index.waiting_set(mover, i % block),
             side: Color::White,
         };
-        self.predecessors.clear();
-        paika_predecessors(board, &position, &mut self.predecessors);
-        let symmetries = index.symmetries();
-        self.forms.clear();
-        self.forms.extend(
-            self.predecessors
-                .iter()
-                .map(|before| symmetries.canonical(before.mover, before.waiting)),
+        canonical_predecessors(
+            board,
+            index,
+            &position,
+            &mut self.predecessors,
+            &mut self.forms,
         );
-        self.forms.sort_unstable();
-        self.forms.dedup();
         for &(mover, waiting) in &self.forms {
             let s = slot_of(self.slots, mover, waiting);
             let index = &self.slots[s].index;
@@ -650,6 +646,28 @@ impl<'a> Updates<'a> {
             update_predecessor(&self.slots[s], i, self.entry);
         }
     }
+}
+
+/// The distinct canonical forms among the paika predecessors of `position` (of `index`'s
+/// material), into `forms`; `scratch` is working space.
+pub(crate) fn canonical_predecessors(
+    board: &Board,
+    index: &MaterialIndex,
+    position: &Position,
+    scratch: &mut Vec<Position>,
+    forms: &mut Vec<(Bitboard, Bitboard)>,
+) {
+    scratch.clear();
+    paika_predecessors(board, position, scratch);
+    let symmetries = index.symmetries();
+    forms.clear();
+    forms.extend(
+        scratch
+            .iter()
+            .map(|before| symmetries.canonical(before.mover, before.waiting)),
+    );
+    forms.sort_unstable();
+    forms.dedup();
 }
 
 /// The slot of the system that holds the material of (mover, waiting).

@@ -28,13 +28,13 @@
 
 mod checkpoint;
 
-use super::{CaptureBatch, Checkpoints, Saver};
+use super::{canonical_predecessors, CaptureBatch, Checkpoints, Saver};
 use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
 use checkpoint::Stage;
-use fanorona_engine::movegen::{children, has_capture, paika_predecessors};
+use fanorona_engine::movegen::{children, has_capture};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -524,17 +524,13 @@ impl<'a> Passer<'a> {
     fn pass_on(&mut self, s: usize, i: u64) {
         let slot = &self.slots[s];
         let child_code = slot.values.code(i);
-        self.predecessors.clear();
-        paika_predecessors(self.board, &slot.position(i), &mut self.predecessors);
-        let symmetries = slot.index.symmetries();
-        self.forms.clear();
-        self.forms.extend(
-            self.predecessors
-                .iter()
-                .map(|before| symmetries.canonical(before.mover, before.waiting)),
+        canonical_predecessors(
+            self.board,
+            &slot.index,
+            &slot.position(i),
+            &mut self.predecessors,
+            &mut self.forms,
         );
-        self.forms.sort_unstable();
-        self.forms.dedup();
         for &(mover, waiting) in &self.forms {
             let t = slot_of(self.slots, mover, waiting);
             let index = &self.slots[t].index;
