@@ -860,11 +860,18 @@ impl Tables {
             }
             let (index, entries) = self.table_of(material)?;
             let (mover, waiting) = index.canonical_ranks(position.mover, position.waiting);
+            index.prefetch_class(mover);
             ranks.push(Some((index, entries, mover, waiting)));
         }
         let slots: Vec<Option<(&Entries, u64)>> = ranks
             .into_iter()
-            .map(|r| r.map(|(index, entries, m, w)| (entries, index.index_of_ranks(m, w))))
+            .map(|r| {
+                r.map(|(index, entries, m, w)| {
+                    let i = index.index_of_ranks(m, w);
+                    entries.prefetch(i);
+                    (entries, i)
+                })
+            })
             .collect();
         out.extend(
             slots
