@@ -165,10 +165,11 @@ impl System<'_> {
             .collect();
         let name = name.join("+");
         let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
-
+        // The bar counts the positions done before a stop as done, on top of its total.
+        let resumed = captures_resumed(&slots, |s, classes| saved.stage.classes_done(s, classes));
         progress.phase(
             &format!("{name}: captures and blocked positions"),
-            positions,
+            positions - resumed,
         );
         self.decide_captures(&mut slots, &mut saved, &mut saver, probe, progress)?;
         progress.phase(&format!("{name}: paika, distance by distance"), positions);
@@ -202,11 +203,7 @@ impl System<'_> {
         };
         for s in 0..slots.len() {
             let classes = slots[s].index.mover_classes();
-            let first = match saved.stage {
-                Stage::Captures { slot, classes_done } if slot == s => classes_done,
-                Stage::Captures { slot, .. } if slot < s => 0,
-                _ => classes, // done before the state was saved
-            };
+            let first = saved.stage.classes_done(s, classes);
             progress.resumed(first * slots[s].index.waiting_sets());
             let step = classes.div_ceil(blocks).max(1);
             for start in (first..classes).step_by(step as usize) {
@@ -297,6 +294,22 @@ impl System<'_> {
     }
 }
 
+/// The slots whose captures were decided before a build was stopped, of `slots` (each an
+/// index and some state), given how many classes of slot `s` of `classes` are done.
+pub(crate) fn captures_resumed<S: AsRef<MaterialIndex>>(
+    slots: &[S],
+    classes_done: impl Fn(usize, u64) -> u64,
+) -> u64 {
+    slots
+        .iter()
+        .enumerate()
+        .map(|(s, slot)| {
+            let index = slot.as_ref();
+            classes_done(s, index.mover_classes()) * index.waiting_sets()
+        })
+        .sum()
+}
+
 /// Saves a build's state when it is time, or when asked to stop.
 pub(crate) struct Saver<'a> {
     pub(crate) checkpoints: Option<&'a Checkpoints<'a>>,
@@ -346,6 +359,12 @@ impl<'a> Saver<'a> {
             return Err(TableError::Stopped { path: path.clone() });
         }
         Ok(())
+    }
+}
+
+impl AsRef<MaterialIndex> for Slot {
+    fn as_ref(&self) -> &MaterialIndex {
+        &self.index
     }
 }
 
@@ -755,15 +774,39 @@ mod tests {
         pub(super) phase: &'static str,
         pub(super) stop: &'a AtomicBool,
         pub(super) notes: std::sync::Mutex<Vec<String>>,
+        /// The first phase's total, and the units it was told were done before a stop.
+        pub(super) first_phase: std::sync::Mutex<Option<u64>>,
+        pub(super) resumed: AtomicU64,
+    }
+
+    impl<'a> StopAt<'a> {
+        pub(super) fn new(phase: &'static str, stop: &'a AtomicBool) -> Self {
+            StopAt {
+                phase,
+                stop,
+                notes: Default::default(),
+                first_phase: Default::default(),
+                resumed: AtomicU64::new(0),
+            }
+        }
+
+        /// What the first phase's bar counts in all: its total and what was done before.
+        fn first_phase_units(&self) -> u64 {
+            self.first_phase.lock().unwrap().expect("a phase") + self.resumed.load(Relaxed)
+        }
     }
 
     impl Progress for StopAt<'_> {
-        fn phase(&self, name: &str, _: u64) {
+        fn phase(&self, name: &str, total: u64) {
+            self.first_phase.lock().unwrap().get_or_insert(total);
             if name.contains(self.phase) {
                 self.stop.store(true, Relaxed);
             }
         }
         fn advance(&self, _: u64) {}
+        fn resumed(&self, units: u64) {
+            self.resumed.fetch_add(units, Relaxed);
+        }
         fn note(&self, message: &str) {
             self.notes.lock().unwrap().push(message.to_string());
         }
@@ -783,13 +826,17 @@ mod tests {
 
     /// Stop a build (`solve`, with a progress and where to save) as its captures phase begins
     /// and as its paika phase begins, and once more with its saved state damaged; each time the
-    /// build run again gives what a build without stops gives, and notes where it went on
-    /// from (`paika_note` names the second phase's stage) or that it ignored the damaged state.
+    /// build run again gives what a build without stops gives, notes where it went on from
+    /// (`paika_note` names the second phase's stage) or that it ignored the damaged state, and
+    /// its first bar counts as many positions in all as one without stops.
     pub(super) fn assert_a_stopped_build_goes_on<T: PartialEq>(
         paika_note: &str,
         solve: impl Fn(&dyn Progress, Option<&Checkpoints>) -> Result<Vec<T>, TableError>,
     ) {
-        let plain = solve(&NoProgress, None).unwrap();
+        let never = AtomicBool::new(false);
+        let watching = StopAt::new("no phase", &never);
+        let plain = solve(&watching, None).unwrap();
+        let all_positions = watching.first_phase_units();
         let directory = tempfile::tempdir().unwrap();
         for (phase, damage) in [("captures", false), ("paika", false), ("paika", true)] {
             let stop = AtomicBool::new(false);
@@ -798,11 +845,7 @@ mod tests {
                 every: Duration::MAX,
                 stop: Some(&stop),
             };
-            let stopping = StopAt {
-                phase,
-                stop: &stop,
-                notes: Default::default(),
-            };
+            let stopping = StopAt::new(phase, &stop);
             let stopped = solve(&stopping, Some(&checkpoints));
             assert!(
                 matches!(stopped, Err(TableError::Stopped { .. })),
@@ -815,12 +858,9 @@ mod tests {
                 std::fs::write(&checkpoints.path, bytes).unwrap();
             }
             stop.store(false, Relaxed);
-            let going_on = StopAt {
-                phase: "no phase",
-                stop: &stop,
-                notes: Default::default(),
-            };
+            let going_on = StopAt::new("no phase", &stop);
             let resumed = solve(&going_on, Some(&checkpoints)).unwrap();
+            assert_eq!(going_on.first_phase_units(), all_positions, "{phase}");
             let differ = plain.iter().zip(&resumed).filter(|(a, b)| a != b).count();
             assert!(
                 plain.len() == resumed.len() && differ == 0,

@@ -28,6 +28,17 @@ pub(super) enum Stage {
     Levels { next_distance: u16 },
 }
 
+impl Stage {
+    /// How many of the `classes` mover classes of slot `s` have their captures decided.
+    pub(super) fn classes_done(&self, s: usize, classes: u64) -> u64 {
+        match *self {
+            Stage::Captures { slot, classes_done } if slot == s => classes_done,
+            Stage::Captures { slot, .. } if slot < s => 0,
+            _ => classes, // done before the state was saved
+        }
+    }
+}
+
 /// In words, for the notes a build prints when it saves and goes on.
 impl std::fmt::Display for Stage {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {

@@ -28,7 +28,7 @@
 
 mod checkpoint;
 
-use super::{canonical_predecessors, CaptureBatch, Checkpoints, Saver};
+use super::{canonical_predecessors, captures_resumed, CaptureBatch, Checkpoints, Saver};
 use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
@@ -175,6 +175,12 @@ struct Slot {
     frontier: Frontier,
 }
 
+impl AsRef<MaterialIndex> for Slot {
+    fn as_ref(&self) -> &MaterialIndex {
+        &self.index
+    }
+}
+
 impl Slot {
     fn new(board: &Board, material: Material) -> Slot {
         let index = MaterialIndex::new(board, material);
@@ -315,9 +321,11 @@ impl System<'_> {
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
         let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
+        // The bar counts the positions done before a stop as done, on top of its total.
+        let resumed = captures_resumed(slots, |s, classes| stage.classes_done(s, classes));
         progress.phase(
             &format!("{}: captures and blocked positions", self.name()),
-            positions,
+            positions - resumed,
         );
         let steps = if saver.checkpoints.is_some() {
             STEPS_PER_SLOT
@@ -326,11 +334,7 @@ impl System<'_> {
         };
         for (s, slot) in slots.iter().enumerate() {
             let classes = slot.index.mover_classes();
-            let first = match stage {
-                Stage::Captures { slot, classes_done } if slot == s => classes_done,
-                Stage::Captures { slot, .. } if slot < s => 0,
-                _ => classes, // done before the state was saved
-            };
+            let first = stage.classes_done(s, classes);
             progress.resumed(first * slot.index.waiting_sets());
             let step = classes.div_ceil(steps).max(1);
             for start in (first..classes).step_by(step as usize) {
