@@ -430,7 +430,25 @@ fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
         json(&args.concat())
     };
     build(&full, &[]);
-    build(&values, &["--values-only"]);
+    build(&values, &["--values-only", "--frontier-block", "8"]);
+    let values_arg = values.to_str().unwrap();
+    refused(
+        &[
+            "tables",
+            "build",
+            "--board",
+            "3x5",
+            "--stones",
+            "5",
+            "--tables",
+            values_arg,
+            "--values-only",
+            "--frontier-block",
+            "3",
+        ],
+        2,
+        &["--frontier-block must be a power of two from 1 to 64, not 3"],
+    );
     assert!(!values.join("3x5-loss-2v3.fntb").exists());
     assert!(values.join("3x5-loss-2v3.fnval").exists());
     assert!(

@@ -180,6 +180,9 @@ pub struct BuildControl<'a> {
     /// The top stone count solved for values alone ([`crate::retrograde::values_only`]): value
     /// files and no entry files, 3 bits a position while solving instead of a byte.
     pub values_only: bool,
+    /// For values alone: the positions a frontier bit stands for (1, or a power of two up to
+    /// [`crate::retrograde::values_only::MAX_FRONTIER_BLOCK`], to save memory).
+    pub frontier_block: u64,
 }
 
 impl Default for BuildControl<'_> {
@@ -190,6 +193,7 @@ impl Default for BuildControl<'_> {
             checkpoint_every: Duration::from_secs(1200),
             stop: None,
             values_only: false,
+            frontier_block: 1,
         }
     }
 }
@@ -381,6 +385,7 @@ impl Tables {
             &self.board,
             &self.rules,
             material,
+            control.frontier_block,
             &probe,
             progress,
             Some(&checkpoints),

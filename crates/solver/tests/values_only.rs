@@ -9,8 +9,21 @@ use fanorona_engine::{Blocked, Board, Rules};
 use fanorona_solver::retrograde::values_only::solve_system_values;
 use fanorona_solver::{Material, NoProgress, Tables};
 
-/// Every system of 2 to `max_stones` stones on a rows x columns board, by both builders.
+/// Every system of 2 to `max_stones` stones on a rows x columns board, by both builders, the
+/// values-only one with a frontier bit per position and per block of 8.
 fn assert_builders_agree(rows: usize, columns: usize, max_stones: usize, blocked: Blocked) {
+    for frontier_block in [1, 8] {
+        assert_builders_agree_with(rows, columns, max_stones, blocked, frontier_block);
+    }
+}
+
+fn assert_builders_agree_with(
+    rows: usize,
+    columns: usize,
+    max_stones: usize,
+    blocked: Blocked,
+    frontier_block: u64,
+) {
     let board = Board::new(rows, columns).unwrap();
     let rules = Rules { blocked };
     let tables = Tables::build(&board, rules, max_stones);
@@ -23,7 +36,15 @@ fn assert_builders_agree(rows: usize, columns: usize, max_stones: usize, blocked
     for stones in 2..=max_stones.min(board.points()) {
         for mover in (1..stones).filter(|&a| a <= stones - a) {
             let material = Material::new(mover, stones - mover);
-            let solved = solve_system_values(&board, &rules, material, &probe, &NoProgress, None);
+            let solved = solve_system_values(
+                &board,
+                &rules,
+                material,
+                frontier_block,
+                &probe,
+                &NoProgress,
+                None,
+            );
             for solved in solved.expect("a build in memory neither saves nor stops") {
                 let material = solved.index.material();
                 let entries = tables.entries(material).expect("built in memory");
@@ -31,7 +52,7 @@ fn assert_builders_agree(rows: usize, columns: usize, max_stones: usize, blocked
                     assert_eq!(
                         value,
                         entry.value(),
-                        "{rows}x{columns} {blocked:?} {}v{} slot {i}",
+                        "{rows}x{columns} {blocked:?} {}v{} slot {i}, frontier block {frontier_block}",
                         material.mover,
                         material.waiting
                     );
@@ -64,4 +85,5 @@ fn systems_of_5x5() {
 #[test]
 fn smallest_5x9_systems() {
     assert_builders_agree(5, 9, 5, Blocked::Loss);
+    assert_builders_agree_with(5, 9, 5, Blocked::Loss, 64);
 }

@@ -6,6 +6,7 @@ use crate::progress::Bar;
 use crate::setup::TableArgs;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board, Color, Position};
+use fanorona_solver::retrograde::values_only::MAX_FRONTIER_BLOCK;
 use fanorona_solver::{
     material_stats, materials, most_table_stones, state_path, system_can_be_numbered, system_of,
     verify_materials, BuildControl, Material, MaterialIndex, TableError, Tables, VerifyControl,
@@ -54,6 +55,12 @@ struct BuildArgs {
     /// do not fit in memory (9 stones on 5x9). The smaller tables must be there already.
     #[arg(long)]
     values_only: bool,
+    /// With --values-only: one frontier bit ("decided, not yet passed on") per this many
+    /// positions, a power of two up to 64. 1 takes 3 bits a position; 8 takes 2.125, for a
+    /// system that does not fit otherwise, and passes on again the decided positions of a
+    /// block whenever another of them is decided.
+    #[arg(long, value_name = "POSITIONS", default_value_t = 1)]
+    frontier_block: u64,
 }
 
 /// Which tables: board, stone count, directory and rules.
@@ -225,10 +232,17 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
             "--checkpoint-minutes must be a number of minutes, 0 or more, not {minutes}"
         )));
     }
+    let block = args.frontier_block;
+    if !(block.is_power_of_two() && block <= MAX_FRONTIER_BLOCK) {
+        return Err(CliError::Input(format!(
+            "--frontier-block must be a power of two from 1 to {MAX_FRONTIER_BLOCK}, not {block}"
+        )));
+    }
     let control = BuildControl {
         checkpoint_every: Duration::from_secs_f64(minutes * 60.0),
         stop: Some(&STOP),
         values_only: args.values_only,
+        frontier_block: args.frontier_block,
     };
     stop_on_ctrl_c();
     let clock = Instant::now();

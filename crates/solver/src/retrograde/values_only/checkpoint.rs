@@ -107,7 +107,9 @@ pub(super) fn load(
     Ok(Some(stage))
 }
 
-/// What a state belongs to: the format, the board, the rules and each slot's material and size.
+/// What a state belongs to: the format, the board, the rules, each slot's material and size,
+/// and the positions a frontier bit stands for (not written when one: the states of before
+/// frontier blocks stay good).
 fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
     let mut bytes = build_fingerprint(MAGIC, VERSION, board, rules);
     bytes.push(slots.len() as u8);
@@ -116,6 +118,9 @@ fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
         bytes.push(material.mover as u8);
         bytes.push(material.waiting as u8);
         bytes.extend_from_slice(&slot.index.size().to_le_bytes());
+        if slot.frontier.shift > 0 {
+            bytes.push(slot.frontier.shift as u8);
+        }
     }
     bytes
 }
