@@ -422,6 +422,11 @@ impl TableFile {
         self.content
     }
 
+    /// The size of the file (all of it is mapped).
+    pub fn mapped_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
     /// The file it was read from.
     pub fn path(&self) -> &Path {
         &self.path

@@ -65,6 +65,13 @@ impl<T> ByMaterial<T> {
         }
     }
 
+    fn get_mut(&mut self, material: &Material) -> Option<&mut T> {
+        match self.slots.get_mut(Self::slot(material)) {
+            Some(Some((_, value))) => Some(value),
+            _ => None,
+        }
+    }
+
     fn iter_mut(&mut self) -> impl Iterator<Item = (&Material, &mut T)> {
         self.slots.iter_mut().flatten().map(|(m, v)| (&*m, v))
     }
@@ -702,21 +709,50 @@ impl Tables {
     /// probes in long jobs; the files were checked when opened. If memory runs out, the tables
     /// not yet copied stay mapped, and the error says so.
     pub fn load_into_memory(&mut self) -> Result<(), TableError> {
-        for (material, (_, entries)) in self.tables.iter_mut() {
-            if let Entries::File(file) = entries {
-                let id = TableId::new(&self.board, &self.rules, *material).with(file.content());
-                let copy = file.resident_copy().map_err(|error| TableError::Io {
-                    path: id.file_name().into(),
-                    error,
-                })?;
-                let path = copy.path().to_path_buf();
-                *entries = Entries::File(copy);
-                // Unmapped now, and not read again: its cached pages would only scatter the
-                // free memory (see `page_cache`). A file that cannot be opened keeps them.
-                if let Ok(file) = std::fs::File::open(&path) {
-                    crate::page_cache::forget(&file);
-                }
+        self.load_into_memory_within(u64::MAX).map(|_| ())
+    }
+
+    /// [`Tables::load_into_memory`], smallest stone counts first, as long as the copies take at
+    /// most `budget` bytes in all; the files past it stay mapped (their pages are cached as
+    /// memory allows). Returns the bytes of the files left mapped.
+    pub fn load_into_memory_within(&mut self, budget: u64) -> Result<u64, TableError> {
+        let mut order: Vec<(usize, u64, Material)> = self
+            .tables
+            .iter_mut()
+            .filter_map(|(material, (_, entries))| match entries {
+                Entries::File(file) => Some((material.stones(), file.mapped_bytes(), *material)),
+                Entries::Memory(_) => None,
+            })
+            .collect();
+        order.sort_unstable();
+        let (mut copied, mut mapped) = (0u64, 0u64);
+        for (_, bytes, material) in order {
+            if copied + bytes > budget {
+                mapped += bytes;
+                continue;
             }
+            copied += bytes;
+            self.load_one_into_memory(material)?;
+        }
+        Ok(mapped)
+    }
+
+    /// Copy the file of `material` into memory.
+    fn load_one_into_memory(&mut self, material: Material) -> Result<(), TableError> {
+        let id = TableId::new(&self.board, &self.rules, material);
+        let Some((_, Entries::File(file))) = self.tables.get_mut(&material) else {
+            return Ok(());
+        };
+        let copy = file.resident_copy().map_err(|error| TableError::Io {
+            path: id.with(file.content()).file_name().into(),
+            error,
+        })?;
+        let path = copy.path().to_path_buf();
+        *file = copy;
+        // Unmapped now, and not read again: its cached pages would only scatter the free
+        // memory (see `page_cache`). A file that cannot be opened keeps them.
+        if let Ok(file) = std::fs::File::open(&path) {
+            crate::page_cache::forget(&file);
         }
         Ok(())
     }

@@ -564,3 +564,52 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
         "{found:?}"
     );
 }
+
+/// Tables copied into memory within a budget: the smallest stone counts first, the rest left
+/// mapped; every probe answers the same either way.
+#[test]
+fn tables_copied_into_memory_within_a_budget_answer_as_mapped_ones() {
+    let directory = tempfile::tempdir().unwrap();
+    build(directory.path());
+    let open = || {
+        Tables::open_available(
+            &board(),
+            Rules::default(),
+            STONES,
+            Content::Values,
+            directory.path(),
+        )
+        .unwrap()
+    };
+    let mapped = open();
+    let positions: Vec<Position> = materials(STONES)
+        .flat_map(|material| {
+            let index = MaterialIndex::new(&board(), material);
+            (0..index.size()).step_by(7).map(move |i| {
+                let (mover, waiting) = index.position(i);
+                Position {
+                    mover,
+                    waiting,
+                    side: Color::White,
+                }
+            })
+        })
+        .collect();
+    let answers = |tables: &Tables| {
+        let mut out = Vec::new();
+        tables.probe_values(&positions, &mut out).unwrap();
+        out
+    };
+    let expected = answers(&mapped);
+    let mut nothing = open();
+    let all_mapped = nothing.load_into_memory_within(0).unwrap();
+    assert!(all_mapped > 0);
+    assert_eq!(answers(&nothing), expected);
+    let mut some = open();
+    let left = some.load_into_memory_within(all_mapped / 2).unwrap();
+    assert!(0 < left && left < all_mapped, "{left} of {all_mapped}");
+    assert_eq!(answers(&some), expected);
+    let mut all = open();
+    assert_eq!(all.load_into_memory_within(u64::MAX).unwrap(), 0);
+    assert_eq!(answers(&all), expected);
+}

@@ -324,12 +324,30 @@ impl SolveArgs {
             &self.tables.tables,
         )?;
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
+        // As many as leave room for the searches; the rest are probed in the mapped files.
         if !self.status {
-            if let Err(error) = tables.load_into_memory() {
-                eprintln!("note: probing the mapped files ({error})");
+            match tables.load_into_memory_within(self.table_memory_budget()) {
+                Ok(0) => {}
+                Ok(mapped) => eprintln!(
+                    "note: {:.1} GB of the largest tables left in their mapped files, to leave \
+                     memory for the searches",
+                    mapped as f64 / 1e9
+                ),
+                Err(error) => eprintln!("note: probing the mapped files ({error})"),
             }
         }
         Ok(tables)
+    }
+
+    /// The bytes the table copies may take: the memory available now, less what the searches
+    /// may take (three times --memory each, see there) and a gigabyte to spare; no limit where
+    /// the system does not say what is available.
+    fn table_memory_budget(&self) -> u64 {
+        let searches = self.parallel as u64 * if self.only.is_some() { 1 } else { 2 };
+        let searching = searches * 3 * ((self.memory as u64) << 20);
+        available_memory().map_or(u64::MAX, |available| {
+            available.saturating_sub(searching + (1 << 30))
+        })
     }
 
     /// `--split`: take the certificates of --take into the store, then split.
@@ -866,4 +884,12 @@ mod tests {
         assert!(free > 0);
         assert_eq!(free_bytes(Path::new("/no/such/directory")), None);
     }
+}
+
+/// The memory the system says is available now (`MemAvailable` in `/proc/meminfo`), in bytes.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes << 10)
 }
