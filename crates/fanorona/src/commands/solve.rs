@@ -859,6 +859,14 @@ fn print_human(report: &SolveReport) {
     }
 }
 
+/// The memory the system says is available now (`MemAvailable` in `/proc/meminfo`), in bytes.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes << 10)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -884,12 +892,4 @@ mod tests {
         assert!(free > 0);
         assert_eq!(free_bytes(Path::new("/no/such/directory")), None);
     }
-}
-
-/// The memory the system says is available now (`MemAvailable` in `/proc/meminfo`), in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes << 10)
 }
