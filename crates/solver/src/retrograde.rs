@@ -41,7 +41,7 @@ use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use cells::Cells;
 pub use checkpoint::temporary_path;
-use checkpoint::{Saved, Stage};
+use checkpoint::{Levels, Saved, Stage};
 use fanorona_engine::movegen::{children, count_turns, has_capture, paika_predecessors};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
@@ -232,7 +232,7 @@ impl System<'_> {
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
         let mut distance = match saved.stage {
-            Stage::Levels { next_distance } => next_distance,
+            Stage::Later(Levels { next_distance }) => next_distance,
             Stage::Captures { .. } => 0,
         };
         // Each level's positions can only decide positions one ply further, so once a level is
@@ -246,9 +246,9 @@ impl System<'_> {
                 return Ok(());
             }
             distance += 1;
-            saved.stage = Stage::Levels {
+            saved.stage = Stage::Later(Levels {
                 next_distance: distance,
-            };
+            });
             saver.step(&saved.stage, |path| {
                 checkpoint::save(path, self.board, self.rules, slots, saved)
             })?;

@@ -19,18 +19,19 @@ const MAGIC: &[u8; 8] = b"FANOPART";
 /// Changes whenever the layout of the state, or what a slot's byte means, changes.
 const VERSION: u32 = 1;
 
-/// Where a build goes on from.
+/// Where a build goes on from: its first phase, the same for both builders, or its second
+/// (`Later`: [`Levels`] here, the sweeps of the values-only builder).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stage {
+pub(crate) enum Stage<Later> {
     /// Deciding captures: slots before `slot` are done, and `classes_done` classes of it.
     Captures { slot: usize, classes_done: u64 },
-    /// Passing values back: every level before `next_distance` is done.
-    Levels { next_distance: u16 },
+    /// The second phase.
+    Later(Later),
 }
 
-impl Stage {
+impl<Later> Stage<Later> {
     /// How many of the `classes` mover classes of slot `s` have their captures decided.
-    pub(super) fn classes_done(&self, s: usize, classes: u64) -> u64 {
+    pub(crate) fn classes_done(&self, s: usize, classes: u64) -> u64 {
         match *self {
             Stage::Captures { slot, classes_done } if slot == s => classes_done,
             Stage::Captures { slot, .. } if slot < s => 0,
@@ -40,7 +41,7 @@ impl Stage {
 }
 
 /// In words, for the notes a build prints when it saves and goes on.
-impl std::fmt::Display for Stage {
+impl<Later: std::fmt::Display> std::fmt::Display for Stage<Later> {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             Stage::Captures { slot, classes_done } => write!(
@@ -48,17 +49,28 @@ impl std::fmt::Display for Stage {
                 "deciding captures: table {} of the system, {classes_done} mover classes done",
                 slot + 1
             ),
-            Stage::Levels { next_distance } => {
-                write!(f, "paika levels: next distance {next_distance}")
-            }
+            Stage::Later(later) => later.fmt(f),
         }
+    }
+}
+
+/// The byte builder's second phase: passing values back, every level before `next_distance`
+/// done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Levels {
+    pub(super) next_distance: u16,
+}
+
+impl std::fmt::Display for Levels {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "paika levels: next distance {}", self.next_distance)
     }
 }
 
 /// What a saved state says besides the slots.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Saved {
-    pub stage: Stage,
+    pub stage: Stage<Levels>,
     /// The largest distance decided so far in the first phase.
     pub deepest: u16,
 }
@@ -74,7 +86,7 @@ pub(super) fn save(
     let (part, mut out) = create_state(path, &fingerprint(board, rules, slots))?;
     let (kind, a, b) = match saved.stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
-        Stage::Levels { next_distance } => (1u8, next_distance as u64, 0),
+        Stage::Later(Levels { next_distance }) => (1u8, next_distance as u64, 0),
     };
     out.write_all(&[kind])?;
     out.write_all(&a.to_le_bytes())?;
@@ -185,9 +197,9 @@ pub(super) fn load(
             slot: a as usize,
             classes_done: b,
         },
-        1 if a <= u16::MAX as u64 => Stage::Levels {
+        1 if a <= u16::MAX as u64 => Stage::Later(Levels {
             next_distance: a as u16,
-        },
+        }),
         _ => return Err("its stage is not one a build writes".into()),
     };
     let deepest = u16::from_le_bytes([stage[17], stage[18]]);

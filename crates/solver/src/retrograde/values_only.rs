@@ -33,7 +33,7 @@ use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
-use checkpoint::Stage;
+use checkpoint::{Stage, Sweeps};
 use fanorona_engine::movegen::{children, has_capture};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
@@ -400,8 +400,9 @@ impl System<'_> {
                 for start in (0..words).step_by(step) {
                     let end = (start + step).min(words);
                     sweep_frontier(self.board, slots, s, start..end, progress);
-                    saver.step(&Stage::Sweeps, |path| {
-                        checkpoint::save(path, self.board, self.rules, slots, Stage::Sweeps)
+                    let stage = Stage::Later(Sweeps);
+                    saver.step(&stage, |path| {
+                        checkpoint::save(path, self.board, self.rules, slots, stage)
                     })?;
                 }
             }

@@ -20,36 +20,15 @@ const MAGIC: &[u8; 8] = b"FANOVPRT";
 const VERSION: u32 = 1;
 
 /// Where a build goes on from.
+pub(super) type Stage = super::super::checkpoint::Stage<Sweeps>;
+
+/// The second phase: passing values on, what is left being on the frontiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stage {
-    /// Deciding captures: slots before `slot` are done, and `classes_done` classes of it.
-    Captures { slot: usize, classes_done: u64 },
-    /// Passing values on: what is left is on the frontiers.
-    Sweeps,
-}
+pub(super) struct Sweeps;
 
-impl Stage {
-    /// How many of the `classes` mover classes of slot `s` have their captures decided.
-    pub(super) fn classes_done(&self, s: usize, classes: u64) -> u64 {
-        match *self {
-            Stage::Captures { slot, classes_done } if slot == s => classes_done,
-            Stage::Captures { slot, .. } if slot < s => 0,
-            _ => classes, // done before the state was saved
-        }
-    }
-}
-
-/// In words, for the notes a build prints when it saves and goes on.
-impl std::fmt::Display for Stage {
+impl std::fmt::Display for Sweeps {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Stage::Captures { slot, classes_done } => write!(
-                f,
-                "deciding captures: table {} of the system, {classes_done} mover classes done",
-                slot + 1
-            ),
-            Stage::Sweeps => write!(f, "passing values on"),
-        }
+        write!(f, "passing values on")
     }
 }
 
@@ -64,7 +43,7 @@ pub(super) fn save(
     let (part, mut out) = create_state(path, &fingerprint(board, rules, slots))?;
     let (kind, slot, classes_done) = match stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
-        Stage::Sweeps => (1u8, 0, 0),
+        Stage::Later(Sweeps) => (1u8, 0, 0),
     };
     out.write_all(&[kind])?;
     out.write_all(&slot.to_le_bytes())?;
@@ -96,7 +75,7 @@ pub(super) fn load(
             slot: slot as usize,
             classes_done,
         },
-        (1, 0, 0) => Stage::Sweeps,
+        (1, 0, 0) => Stage::Later(Sweeps),
         _ => return Err("its stage is not one a build writes".into()),
     };
     for slot in slots {
