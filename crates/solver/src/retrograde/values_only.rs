@@ -1,6 +1,6 @@
 //! Retrograde analysis that keeps the values alone: 3 bits a position instead of the byte of
 //! [`super::solve_system`] (and instead of the 2 bytes of an entry), for the systems whose
-//! bytes do not fit in memory (6v3 + 3v6 on 5x9 is 3.7 × 10^10 positions: 37 GB a byte each,
+//! bytes do not fit in memory (3v6 + 6v3 on 5x9 is 3.77 × 10^10 slots: 38 GB at a byte each,
 //! 14 GB at 3 bits).
 //!
 //! Each position has a 2-bit value (the codes of a value file: 0 undecided, which ends as a
@@ -20,11 +20,13 @@
 //! known in, and what is never decided is a draw (the least fixed point of those two rules,
 //! which is the game's value). The frontier is swept in index order, over and over, and a
 //! position decided behind the sweep waits for the next. Each position is decided once (a
-//! claim is one atomic step from 0), and goes on the frontier once.
+//! claim is one atomic step from 0), and goes on the frontier once. A frontier bit may stand
+//! for a block of positions instead (`frontier_block`), to save memory: a sweep then passes on
+//! every decided position of the block, some of them again.
 //!
 //! What is given up against the byte builder: distances (a query can say who wins, not in how
-//! many plies), and re-derived counts (a candidate's children are generated again each time one
-//! of them is found won; the check stops at the first child not won).
+//! many plies), and counts of undecided children (a candidate's children are generated and
+//! ranked again each time one of them is found won, and read until the first not won).
 
 mod checkpoint;
 
