@@ -172,10 +172,35 @@ fn visit_paika<V: TurnVisitor>(board: &Board, mover: Bitboard, waiting: Bitboard
 /// Whether the side to move has a capture (and so may not play a paika).
 pub fn has_capture(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
     let empty = board.all() & !(mover | waiting);
-    let reach = CaptureReach::new(board, waiting, empty);
-    Direction::ALL
-        .into_iter()
-        .any(|dir| (mover & (reach.approach[dir.index()] | reach.withdrawal[dir.index()])).any())
+    CaptureThreats::new(board, waiting).any(board, mover, empty)
+}
+
+/// The points from which a step in each direction would capture one of a set of stones: the
+/// stone is two points ahead (approach) or one behind (withdrawal). Made once for the stones
+/// that can be taken, it answers [`has_capture`] for any movers and empty points: the un-moves
+/// of a position all share their targets.
+pub struct CaptureThreats {
+    by_direction: [Bitboard; 8],
+}
+
+impl CaptureThreats {
+    #[inline(always)]
+    pub fn new(board: &Board, targets: Bitboard) -> CaptureThreats {
+        CaptureThreats {
+            by_direction: Direction::ALL
+                .map(|dir| board.pull(board.pull(targets, dir), dir) | board.shift(targets, dir)),
+        }
+    }
+
+    /// Whether a stone of `mover` can capture, stepping to an empty point.
+    #[inline(always)]
+    pub fn any(&self, board: &Board, mover: Bitboard, empty: Bitboard) -> bool {
+        let mut capturing = Bitboard::EMPTY;
+        for dir in Direction::ALL {
+            capturing |= board.pull(empty, dir) & self.by_direction[dir.index()];
+        }
+        (mover & capturing).any()
+    }
 }
 
 /// Appends the positions from which a paika leads to `position`: the side that just moved
@@ -185,6 +210,7 @@ pub fn has_capture(board: &Board, mover: Bitboard, waiting: Bitboard) -> bool {
 pub fn paika_predecessors(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let (mover, waiting) = (position.mover, position.waiting);
     let empty = board.all() & !(mover | waiting);
+    let threats = CaptureThreats::new(board, mover);
     for dir in Direction::ALL {
         // A stone now on `to` came from `to - dir`, which must be empty now.
         let arrived = waiting & board.shift(empty, dir);
@@ -192,7 +218,7 @@ pub fn paika_predecessors(board: &Board, position: &Position, out: &mut Vec<Posi
             let to = Bitboard::from_point(to);
             let from = board.pull(to, dir);
             let before = waiting ^ to ^ from;
-            if !has_capture(board, before, mover) {
+            if !threats.any(board, before, empty ^ to ^ from) {
                 out.push(Position {
                     mover: before,
                     waiting: mover,

@@ -11,18 +11,21 @@
 //!   no paika leads to a position with a capture, so nothing ever asks it again), blocked ones
 //!   by the rules. Every win and loss decided goes on the frontier.
 //! - Then, until the frontier is empty: each frontier position passes its value to every
-//!   undecided canonical predecessor (un-moves). A lost child makes it won. A won child makes
-//!   it a candidate: its children are generated, and if every one is won, it is lost. Every
-//!   position decided goes on the frontier.
+//!   undecided canonical predecessor (un-moves). A lost child makes it won (and puts it on the
+//!   frontier). A won child makes it a candidate: it goes on the frontier undecided, and when
+//!   the sweep reaches it its children are generated; if every one is won, it is lost and
+//!   passes that on at once. A candidate made by several won children in one sweep is checked
+//!   once, not once per child: on 2v4 + 4v2 of 5x9 that took a third off the build's time.
 //!
 //! No distance is kept, so the order of the passes is free: a position is won as soon as one
 //! child is known lost and lost as soon as all are known won, whatever the order they became
 //! known in, and what is never decided is a draw (the least fixed point of those two rules,
 //! which is the game's value). The frontier is swept in index order, over and over, and a
 //! position decided behind the sweep waits for the next. Each position is decided once (a
-//! claim is one atomic step from 0), and goes on the frontier once. A frontier bit may stand
-//! for a block of positions instead (`frontier_block`), to save memory: a sweep then passes on
-//! every decided position of the block, some of them again.
+//! claim is one atomic step from 0). A frontier bit may stand for a block of positions instead
+//! (`frontier_block`), to save memory: a sweep then passes on every decided position of the
+//! block, some of them again, and since an undecided position of a block cannot be told for a
+//! candidate, candidates are checked as soon as they are found instead.
 //!
 //! What is given up against the byte builder: distances (a query can say who wins, not in how
 //! many plies), and counts of undecided children (a candidate's children are generated and
@@ -484,6 +487,10 @@ fn sweep_frontier(
             let shift = slot.frontier.shift;
             let mut looked_at = 0;
             for (k, word) in part.iter().enumerate() {
+                // Most words are empty in the later sweeps: read before taking off.
+                if word.load(Relaxed) == 0 {
+                    continue;
+                }
                 let mut bits = word.swap(0, Acquire);
                 looked_at += (bits.count_ones() as u64) << shift;
                 let first = ((first_word + chunk * FRONTIER_WORDS_PER_TASK + k) * 64) as u64;
@@ -494,8 +501,11 @@ fn sweep_frontier(
                     for i in positions {
                         if slot.values.code(i) != UNDECIDED {
                             passer.pass_on(s, i);
+                        } else if passer.defers_checks {
+                            passer.check(s, i);
                         }
                     }
+                    passer.pass_on_lost();
                 }
             }
             passer.finish();
@@ -509,6 +519,10 @@ fn sweep_frontier(
 struct Passer<'a> {
     board: &'a Board,
     slots: &'a [Slot],
+    /// Whether an undecided predecessor of a won position is put on the frontier, to be
+    /// checked once when the sweep reaches it, instead of being checked at once. Only an
+    /// exact frontier (a bit a position) can tell such a candidate from its block's others.
+    defers_checks: bool,
     predecessors: Vec<Position>,
     forms: Vec<(Bitboard, Bitboard)>,
     /// Predecessors waiting to be passed a child's value.
@@ -517,6 +531,8 @@ struct Passer<'a> {
     indexes: Vec<u64>,
     /// Undecided predecessors of won positions, to be checked: (slot, index, canonical form).
     candidates: Vec<(usize, u64, (Bitboard, Bitboard))>,
+    /// Candidates found lost, their values not yet passed on.
+    lost: Vec<(usize, u64)>,
     /// The children of the candidates: the slot they are in, their ranks and then their indexes,
     /// and where each candidate's end.
     children: Vec<Position>,
@@ -544,11 +560,13 @@ impl<'a> Passer<'a> {
         Passer {
             board,
             slots,
+            defers_checks: slots.iter().all(|slot| slot.frontier.shift == 0),
             predecessors: Vec::new(),
             forms: Vec::new(),
             waiting: Vec::with_capacity(PASSES_PER_BATCH + 64),
             indexes: Vec::new(),
             candidates: Vec::with_capacity(PASSES_PER_BATCH + 64),
+            lost: Vec::new(),
             children: Vec::new(),
             child_ranks: Vec::new(),
             child_indexes: Vec::new(),
@@ -586,14 +604,38 @@ impl<'a> Passer<'a> {
         }
     }
 
+    /// Check undecided position `i` of slot `s`, put on the frontier by a won child (later,
+    /// with the rest of its batch).
+    fn check(&mut self, s: usize, i: u64) {
+        let position = self.slots[s].position(i);
+        self.candidates
+            .push((s, i, (position.mover, position.waiting)));
+        if self.candidates.len() >= PASSES_PER_BATCH {
+            self.check_candidates();
+        }
+    }
+
+    /// Pass on the values of the candidates found lost so far.
+    fn pass_on_lost(&mut self) {
+        while let Some((s, i)) = self.lost.pop() {
+            self.pass_on(s, i);
+        }
+    }
+
     /// Everything gathered, passed on and checked.
     fn finish(&mut self) {
-        self.pass_batch();
-        self.check_candidates();
+        loop {
+            self.pass_batch();
+            self.check_candidates();
+            if self.lost.is_empty() {
+                return;
+            }
+            self.pass_on_lost();
+        }
     }
 
     /// Pass each waiting predecessor its child's value: a lost child decides it won, a won one
-    /// makes it a candidate, if it is undecided.
+    /// makes it a candidate (on the frontier, or checked at once), if it is undecided.
     fn pass_batch(&mut self) {
         self.indexes.clear();
         for w in &self.waiting {
@@ -609,6 +651,8 @@ impl<'a> Passer<'a> {
             }
             if w.child_code == LOST {
                 predecessor.decide(j, WON);
+            } else if self.defers_checks {
+                predecessor.frontier.add(j);
             } else {
                 self.candidates.push((w.slot, j, w.form));
             }
@@ -620,7 +664,7 @@ impl<'a> Passer<'a> {
     }
 
     /// Decide lost each candidate whose children (paika only: it has no capture) are all
-    /// known won.
+    /// known won, to be passed on by [`Self::pass_on_lost`].
     fn check_candidates(&mut self) {
         self.children.clear();
         self.child_ends.clear();
@@ -655,8 +699,8 @@ impl<'a> Passer<'a> {
                 let (slot, _, _) = self.child_ranks[k];
                 self.slots[slot].values.code(self.child_indexes[k]) == WON
             };
-            if (start..end).all(won) {
-                self.slots[t].decide(j, LOST);
+            if (start..end).all(won) && self.slots[t].values.claim(j, LOST) {
+                self.lost.push((t, j));
             }
             start = end;
         }
