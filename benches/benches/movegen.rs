@@ -1,9 +1,12 @@
-//! Move generation: perft from the 5x9 start (leaf turns per second is the figure in the README)
-//! and distinct-children generation over positions from a fixed game tree.
+//! Move generation: perft from the 5x9 start (leaf turns per second is the figure in the README),
+//! distinct-children generation over positions from a fixed game tree, and un-moves of random
+//! endgame positions.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fanorona_engine::movegen::all_children;
-use fanorona_engine::{children, perft, perft_unique, Board, Position, Start};
+use fanorona_engine::movegen::{all_children, paika_predecessors};
+use fanorona_engine::{
+    children, perft, perft_unique, Bitboard, Board, Color, Point, Position, Start,
+};
 use std::hint::black_box;
 
 fn perft_standard(c: &mut Criterion) {
@@ -74,5 +77,58 @@ fn child_generation(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, perft_standard, child_generation);
+/// Random endgame positions, `mover` stones against `waiting`, from a fixed seed.
+fn random_endgame_positions(board: &Board, mover: usize, waiting: usize) -> Vec<Position> {
+    let mut seed = 0x2007_u64;
+    let mut random_set = |stones: usize, taken: Bitboard| {
+        let mut set = Bitboard::EMPTY;
+        while set.count() < stones as u32 {
+            seed = fanorona_engine::hash::mix(seed);
+            let point = Bitboard::from_point((seed % board.points() as u64) as Point);
+            if !(point & (set | taken)).any() {
+                set |= point;
+            }
+        }
+        set
+    };
+    (0..4096)
+        .map(|_| {
+            let mover = random_set(mover, Bitboard::EMPTY);
+            let waiting = random_set(waiting, mover);
+            Position {
+                mover,
+                waiting,
+                side: Color::White,
+            }
+        })
+        .collect()
+}
+
+/// Un-moves (what retrograde analysis walks) of random 9-stone positions.
+fn predecessor_generation(c: &mut Criterion) {
+    let board = Board::standard();
+    let positions = random_endgame_positions(&board, 6, 3);
+    let mut group = c.benchmark_group("predecessors");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let mut out = Vec::with_capacity(256);
+    group.bench_function("paika/5x9-6v3-random", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for position in &positions {
+                out.clear();
+                paika_predecessors(&board, black_box(position), &mut out);
+                total += out.len();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    perft_standard,
+    child_generation,
+    predecessor_generation
+);
 criterion_main!(benches);

@@ -2,7 +2,8 @@
 //! README gives as probes per second per core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fanorona_engine::{Board, Color, Position, Rules};
+use fanorona_engine::{Board, Color, Position, Rules, Value};
+use fanorona_solver::retrograde::values_only::solve_system_values;
 use fanorona_solver::{BuildControl, Material, MaterialIndex, NoProgress, Tables};
 use std::hint::black_box;
 
@@ -111,5 +112,50 @@ fn building(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, probing, building);
+/// The 8-stone layer of 3x5 solved again for values alone over the 7-stone tables, with a
+/// frontier bit per position and per block of 8 (`tables build --values-only`).
+fn building_values_only(c: &mut Criterion) {
+    let board = Board::new(3, 5).unwrap();
+    let rules = Rules::default();
+    let smaller = Tables::build(&board, rules, 7);
+    let probe = |positions: &[Position], out: &mut Vec<Value>| {
+        smaller
+            .probe_values(positions, out)
+            .expect("smaller materials are in the tables")
+    };
+    let systems: Vec<Material> = (1..=4)
+        .map(|mover| Material::new(mover, 8 - mover))
+        .collect();
+    let mut group = c.benchmark_group("tables");
+    group.sample_size(10);
+    let mut materials: Vec<Material> = systems.iter().flat_map(|&m| [m, m.swapped()]).collect();
+    materials.dedup();
+    let slots: u64 = materials
+        .iter()
+        .map(|&m| MaterialIndex::new(&board, m).size())
+        .sum();
+    group.throughput(Throughput::Elements(slots));
+    for frontier_block in [1, 8] {
+        let name = format!("build-values-only/3x5-8-stones-frontier-block-{frontier_block}");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for &material in &systems {
+                    solve_system_values(
+                        &board,
+                        &rules,
+                        material,
+                        frontier_block,
+                        &probe,
+                        &NoProgress,
+                        None,
+                    )
+                    .expect("a build in memory neither saves nor stops");
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, probing, building, building_values_only);
 criterion_main!(benches);
