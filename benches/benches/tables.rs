@@ -157,5 +157,39 @@ fn building_values_only(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, probing, building, building_values_only);
+/// Slot to position and back, for random slots of a 9-stone material (what the retrograde
+/// sweeps do for every position they pass on and every predecessor).
+fn indexing(c: &mut Criterion) {
+    let board = Board::standard();
+    let index = MaterialIndex::new(&board, Material::new(3, 6));
+    let mut seed = 0x2007_u64;
+    let slots: Vec<u64> = (0..4096)
+        .map(|_| {
+            seed = fanorona_engine::hash::mix(seed);
+            seed % index.size()
+        })
+        .collect();
+    let positions: Vec<(_, _)> = slots.iter().map(|&i| index.position(i)).collect();
+    let mut group = c.benchmark_group("index");
+    group.throughput(Throughput::Elements(slots.len() as u64));
+    group.bench_function("position-of-slot/5x9-3v6-random", |b| {
+        b.iter(|| {
+            slots
+                .iter()
+                .map(|&i| index.position(black_box(i)).1 .0)
+                .fold(0, |a, w| a ^ w)
+        })
+    });
+    group.bench_function("slot-of-position/5x9-3v6-random", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|&(mover, waiting)| index.index(black_box(mover), black_box(waiting)))
+                .fold(0, |a, i| a ^ i)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, probing, building, building_values_only, indexing);
 criterion_main!(benches);

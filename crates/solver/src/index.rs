@@ -330,7 +330,11 @@ impl MaterialIndex {
     /// The waiting set with this rank among those that `mover` leaves free.
     pub fn waiting_set(&self, mover: Bitboard, rank: u64) -> Bitboard {
         Bitboard::deposit(
-            colex_unrank(rank, self.material.waiting),
+            colex_unrank(
+                rank,
+                self.material.waiting,
+                self.points - self.material.mover,
+            ),
             self.all_points() & !mover,
         )
     }
@@ -370,9 +374,14 @@ impl MaterialIndex {
     /// The waiting sets of `mover` in rank order, from the one of rank `rank` on.
     pub fn waiting_sets_from(&self, mover: Bitboard, rank: u64) -> impl Iterator<Item = Bitboard> {
         let free = self.all_points() & !mover;
-        let first = colex_unrank(rank, self.material.waiting);
-        subsets_from(self.points - self.material.mover, first)
-            .map(move |packed| Bitboard::deposit(packed, free))
+        let n = self.points - self.material.mover;
+        // Past the last rank: a set above every subset of n points, so none.
+        let first = if rank < self.waiting_sets {
+            colex_unrank(rank, self.material.waiting, n)
+        } else {
+            u64::MAX
+        };
+        subsets_from(n, first).map(move |packed| Bitboard::deposit(packed, free))
     }
 
     /// Every point of the board.
@@ -394,6 +403,54 @@ impl MaterialIndex {
     }
 }
 
+/// The positions of slots of one index taken in increasing order, as the retrograde sweeps
+/// take them: each found from the one before by a few steps of the colex successor when it is
+/// near (the frontier of a first sweep is dense), by an unrank when not.
+pub struct SlotWalk<'a> {
+    index: &'a MaterialIndex,
+    slot: u64,
+    class: u64,
+    mover: Bitboard,
+    /// The waiting set of `slot`, packed onto the points the mover leaves free.
+    packed: u64,
+}
+
+impl<'a> SlotWalk<'a> {
+    /// The most successor steps taken instead of an unrank.
+    const NEAR: u64 = 16;
+
+    pub fn new(index: &'a MaterialIndex) -> SlotWalk<'a> {
+        SlotWalk {
+            index,
+            slot: u64::MAX,
+            class: u64::MAX,
+            mover: Bitboard::EMPTY,
+            packed: 0,
+        }
+    }
+
+    /// The position in slot `slot`, as [`MaterialIndex::position`] gives it.
+    #[inline]
+    pub fn position(&mut self, slot: u64) -> (Bitboard, Bitboard) {
+        let index = self.index;
+        let class = slot / index.waiting_sets;
+        if class == self.class && slot >= self.slot && slot - self.slot <= Self::NEAR {
+            for _ in self.slot..slot {
+                // Within a class the successor is always there.
+                self.packed = gosper(self.packed).unwrap_or(0);
+            }
+        } else {
+            self.class = class;
+            self.mover = index.mover_set(class);
+            let n = index.points - index.material.mover;
+            self.packed = colex_unrank(slot % index.waiting_sets, index.material.waiting, n);
+        }
+        self.slot = slot;
+        let free = index.all_points() & !self.mover;
+        (self.mover, Bitboard::deposit(self.packed, free))
+    }
+}
+
 /// The colex rank of a set among the sets of its size: Σ C(cᵢ, i).
 #[inline]
 pub fn colex_rank(mut set: u64) -> u64 {
@@ -407,14 +464,19 @@ pub fn colex_rank(mut set: u64) -> u64 {
     rank
 }
 
-/// The set of `size` elements with this colex rank.
-pub fn colex_unrank(mut rank: u64, size: usize) -> u64 {
+/// The set of `size` elements below `n` with this colex rank (less than C(n, size)).
+pub fn colex_unrank(mut rank: u64, size: usize, n: usize) -> u64 {
+    debug_assert!(rank < choose(n, size), "rank {rank} of {size} of {n}");
     let mut set = 0;
+    // The elements from the largest down, each the largest c with C(c, i) ≤ what is left of
+    // the rank: below the one before, so the search goes down from there (n steps in all, where
+    // a search up from i − 1 for each takes about `size` times as many: the retrograde sweeps
+    // unrank every position they pass on).
+    let mut c = n;
     for i in (1..=size).rev() {
-        // The largest c with C(c, i) ≤ rank.
-        let mut c = i - 1;
-        while choose(c + 1, i) <= rank {
-            c += 1;
+        c -= 1;
+        while choose(c, i) > rank {
+            c -= 1;
         }
         rank -= choose(c, i);
         set |= 1 << c;
@@ -470,6 +532,42 @@ mod tests {
             "more than fits"
         );
         assert_eq!(crate::most_table_stones(&small), 9);
+    }
+
+    #[test]
+    fn a_slot_walk_finds_the_positions_of_its_slots() {
+        let board = Board::new(3, 5).unwrap();
+        for material in [
+            Material::new(2, 3),
+            Material::new(3, 1),
+            Material::new(1, 0),
+        ] {
+            let index = MaterialIndex::new(&board, material);
+            let mut walk = SlotWalk::new(&index);
+            // Steps of every size from 0 past the unrank threshold, across classes.
+            let mut slot = 0;
+            for step in (0..40).cycle() {
+                if slot >= index.size() {
+                    break;
+                }
+                assert_eq!(walk.position(slot), index.position(slot), "slot {slot}");
+                slot += step;
+            }
+        }
+    }
+
+    #[test]
+    fn colex_unrank_inverts_colex_rank() {
+        for n in [1, 5, 13, 42] {
+            for size in 0..=n.min(4) {
+                for (rank, set) in k_subsets(n, size).enumerate().take(20_000) {
+                    assert_eq!(colex_rank(set), rank as u64, "{set:b}");
+                    assert_eq!(colex_unrank(rank as u64, size, n), set, "rank {rank}");
+                }
+                let last = choose(n, size) - 1;
+                assert_eq!(colex_rank(colex_unrank(last, size, n)), last);
+            }
+        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ mod checkpoint;
 
 use super::{canonical_predecessors, captures_resumed, CaptureBatch, Checkpoints, Saver};
 use crate::file::TableError;
-use crate::index::{Material, MaterialIndex};
+use crate::index::{Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
 use checkpoint::{Stage, Sweeps};
@@ -213,15 +213,6 @@ impl Slot {
             self.frontier.add(i);
         }
         decided_now
-    }
-
-    fn position(&self, i: u64) -> Position {
-        let (mover, waiting) = self.index.position(i);
-        Position {
-            mover,
-            waiting,
-            side: Color::White,
-        }
     }
 }
 
@@ -519,6 +510,8 @@ fn sweep_frontier(
 struct Passer<'a> {
     board: &'a Board,
     slots: &'a [Slot],
+    /// The positions of each slot's positions passed on or checked, in index order mostly.
+    walks: Vec<SlotWalk<'a>>,
     /// Whether an undecided predecessor of a won position is put on the frontier, to be
     /// checked once when the sweep reaches it, instead of being checked at once. Only an
     /// exact frontier (a bit a position) can tell such a candidate from its block's others.
@@ -560,6 +553,10 @@ impl<'a> Passer<'a> {
         Passer {
             board,
             slots,
+            walks: slots
+                .iter()
+                .map(|slot| SlotWalk::new(&slot.index))
+                .collect(),
             defers_checks: slots.iter().all(|slot| slot.frontier.shift == 0),
             predecessors: Vec::new(),
             forms: Vec::new(),
@@ -579,10 +576,15 @@ impl<'a> Passer<'a> {
     fn pass_on(&mut self, s: usize, i: u64) {
         let slot = &self.slots[s];
         let child_code = slot.values.code(i);
+        let (mover, waiting) = self.walks[s].position(i);
         canonical_predecessors(
             self.board,
             &slot.index,
-            &slot.position(i),
+            &Position {
+                mover,
+                waiting,
+                side: Color::White,
+            },
             &mut self.predecessors,
             &mut self.forms,
         );
@@ -607,9 +609,8 @@ impl<'a> Passer<'a> {
     /// Check undecided position `i` of slot `s`, put on the frontier by a won child (later,
     /// with the rest of its batch).
     fn check(&mut self, s: usize, i: u64) {
-        let position = self.slots[s].position(i);
-        self.candidates
-            .push((s, i, (position.mover, position.waiting)));
+        let form = self.walks[s].position(i);
+        self.candidates.push((s, i, form));
         if self.candidates.len() >= PASSES_PER_BATCH {
             self.check_candidates();
         }
