@@ -529,6 +529,8 @@ struct Passer<'a> {
     /// The children of the candidates: the slot they are in, their ranks and then their indexes,
     /// and where each candidate's end.
     children: Vec<Position>,
+    /// Which candidates' children are read next: (candidate, range of its children).
+    looks: Vec<(usize, Range<usize>)>,
     child_ranks: Vec<(usize, u64, u64)>,
     child_indexes: Vec<u64>,
     child_ends: Vec<usize>,
@@ -565,6 +567,7 @@ impl<'a> Passer<'a> {
             candidates: Vec::with_capacity(PASSES_PER_BATCH + 64),
             lost: Vec::new(),
             children: Vec::new(),
+            looks: Vec::new(),
             child_ranks: Vec::new(),
             child_indexes: Vec::new(),
             child_ends: Vec::new(),
@@ -665,27 +668,59 @@ impl<'a> Passer<'a> {
     }
 
     /// Decide lost each candidate whose children (paika only: it has no capture) are all
-    /// known won, to be passed on by [`Self::pass_on_lost`].
+    /// known won, to be passed on by [`Self::pass_on_lost`]. The first [`FIRST_LOOK`] children
+    /// of every candidate are read first, and the rest only of those whose first ones are all
+    /// won: most candidates have a child not yet won among their first ones, and ranking their
+    /// other children would be wasted.
     fn check_candidates(&mut self) {
         self.children.clear();
         self.child_ends.clear();
-        self.child_ranks.clear();
         for &(_, _, (mover, waiting)) in &self.candidates {
             let position = Position {
                 mover,
                 waiting,
                 side: Color::White,
             };
-            let first = self.children.len();
             children(self.board, &position, &mut self.children);
+            self.child_ends.push(self.children.len());
+        }
+        self.looks.clear();
+        let mut start = 0;
+        for (k, &end) in self.child_ends.iter().enumerate() {
+            self.looks.push((k, start..end.min(start + FIRST_LOOK)));
+            start = end;
+        }
+        self.keep_all_won_looks();
+        let mut start = 0;
+        let mut first_looks = std::mem::take(&mut self.looks).into_iter().peekable();
+        for (k, &end) in self.child_ends.iter().enumerate() {
+            if first_looks.next_if(|(open, _)| *open == k).is_some() {
+                self.looks.push((k, (start + FIRST_LOOK).min(end)..end));
+            }
+            start = end;
+        }
+        self.keep_all_won_looks();
+        for &(k, _) in &self.looks {
+            let (t, j, _) = self.candidates[k];
+            if self.slots[t].values.claim(j, LOST) {
+                self.lost.push((t, j));
+            }
+        }
+        self.candidates.clear();
+    }
+
+    /// Keep the looks (a candidate and a range of its children) whose children are all won.
+    fn keep_all_won_looks(&mut self) {
+        self.child_ranks.clear();
+        for (k, children) in &self.looks {
+            let (mover, waiting) = self.candidates[*k].2;
             let slot = slot_of(self.slots, waiting, mover);
             let index = &self.slots[slot].index;
-            for child in &self.children[first..] {
+            for child in &self.children[children.clone()] {
                 let (mover_rank, waiting_rank) = index.canonical_ranks(child.mover, child.waiting);
                 index.prefetch_class(mover_rank);
                 self.child_ranks.push((slot, mover_rank, waiting_rank));
             }
-            self.child_ends.push(self.children.len());
         }
         self.child_indexes.clear();
         for &(slot, mover_rank, waiting_rank) in &self.child_ranks {
@@ -694,20 +729,18 @@ impl<'a> Passer<'a> {
             slot.values.prefetch(j);
             self.child_indexes.push(j);
         }
-        let mut start = 0;
-        for (&(t, j, _), &end) in self.candidates.iter().zip(&self.child_ends) {
-            let won = |k: usize| {
-                let (slot, _, _) = self.child_ranks[k];
-                self.slots[slot].values.code(self.child_indexes[k]) == WON
-            };
-            if (start..end).all(won) && self.slots[t].values.claim(j, LOST) {
-                self.lost.push((t, j));
-            }
-            start = end;
-        }
-        self.candidates.clear();
+        let mut read = 0;
+        let (slots, ranks, indexes) = (self.slots, &self.child_ranks, &self.child_indexes);
+        self.looks.retain(|(_, children)| {
+            let (first, end) = (read, read + children.len());
+            read = end;
+            (first..end).all(|c| slots[ranks[c].0].values.code(indexes[c]) == WON)
+        });
     }
 }
+
+/// How many of a candidate's children are read before any of the others.
+const FIRST_LOOK: usize = 2;
 
 /// The slot of the system that holds the material of (mover, waiting).
 fn slot_of(slots: &[Slot], mover: Bitboard, waiting: Bitboard) -> usize {
