@@ -16,8 +16,14 @@ use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"FANOVPRT";
-/// Changes whenever the layout of the state, or what its bits mean, changes.
-const VERSION: u32 = 1;
+/// Changes whenever the layout of the state, or what its bits mean, changes. Since version 2 an
+/// undecided position on the frontier is a candidate to check; the frontier of a version 1
+/// state holds decided positions only, which means the same in version 2, so such a state is
+/// taken up too (and a version 2 state is refused by the builders before it, which would skip
+/// its candidates).
+const VERSION: u32 = 2;
+/// The oldest version whose states this builder takes up.
+const OLDEST_VERSION: u32 = 1;
 
 /// Where a build goes on from.
 pub(super) type Stage = super::super::checkpoint::Stage<Sweeps>;
@@ -40,7 +46,18 @@ pub(super) fn save(
     slots: &[Slot],
     stage: Stage,
 ) -> io::Result<()> {
-    let (part, mut out) = create_state(path, &fingerprint(board, rules, slots))?;
+    save_as(VERSION, path, board, rules, slots, stage)
+}
+
+fn save_as(
+    version: u32,
+    path: &Path,
+    board: &Board,
+    rules: &Rules,
+    slots: &[Slot],
+    stage: Stage,
+) -> io::Result<()> {
+    let (part, mut out) = create_state(path, &fingerprint(version, board, rules, slots))?;
     let (kind, slot, classes_done) = match stage {
         Stage::Captures { slot, classes_done } => (0u8, slot as u64, classes_done),
         Stage::Later(Sweeps) => (1u8, 0, 0),
@@ -63,7 +80,16 @@ pub(super) fn load(
     rules: &Rules,
     slots: &[Slot],
 ) -> Result<Option<Stage>, String> {
-    let Some(mut input) = open_state(path, &fingerprint(board, rules, slots))? else {
+    let mut opened = open_state(path, &fingerprint(VERSION, board, rules, slots));
+    for older in (OLDEST_VERSION..VERSION).rev() {
+        if opened.is_ok() {
+            break;
+        }
+        if let Ok(input) = open_state(path, &fingerprint(older, board, rules, slots)) {
+            opened = Ok(input);
+        }
+    }
+    let Some(mut input) = opened? else {
         return Ok(None);
     };
     let truncated = read_failure;
@@ -89,8 +115,8 @@ pub(super) fn load(
 /// What a state belongs to: the format, the board, the rules, each slot's material and size,
 /// and the positions a frontier bit stands for (not written when one: the states of before
 /// frontier blocks stay good).
-fn fingerprint(board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
-    let mut bytes = build_fingerprint(MAGIC, VERSION, board, rules);
+fn fingerprint(version: u32, board: &Board, rules: &Rules, slots: &[Slot]) -> Vec<u8> {
+    let mut bytes = build_fingerprint(MAGIC, version, board, rules);
     bytes.push(slots.len() as u8);
     for slot in slots {
         let material = slot.index.material();
@@ -132,4 +158,59 @@ fn read_words(input: &mut impl Read, words: &AtomicWords) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Slot, System};
+    use super::*;
+    use crate::index::Material;
+
+    /// The slots of the 3x5 system 1v2 + 2v1, some values and frontier bits set.
+    fn slots() -> Vec<Slot> {
+        let board = Board::new(3, 5).unwrap();
+        let system = System {
+            board: &board,
+            rules: &Rules::default(),
+            materials: vec![Material::new(1, 2), Material::new(2, 1)],
+            frontier_shift: 0,
+        };
+        let slots = system.new_slots();
+        for i in [0, 7, 30] {
+            slots[0].decide(i, super::super::WON);
+            slots[1].decide(i + 1, super::super::LOST);
+        }
+        slots
+    }
+
+    #[test]
+    fn a_state_of_an_older_version_is_taken_up_and_a_newer_one_refused() {
+        let board = Board::new(3, 5).unwrap();
+        let rules = Rules::default();
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("state.values.fnpart");
+        let saved = slots();
+        let stage = Stage::Later(Sweeps);
+        for version in [1, VERSION] {
+            save_as(version, &path, &board, &rules, &saved, stage).unwrap();
+            let loaded = slots();
+            loaded[0].values.claim(3, super::super::WON);
+            assert_eq!(load(&path, &board, &rules, &loaded), Ok(Some(stage)));
+            for (a, b) in saved.iter().zip(&loaded) {
+                let words = |slot: &Slot| -> Vec<u64> {
+                    slot.values
+                        .words
+                        .words()
+                        .iter()
+                        .chain(slot.frontier.words.words())
+                        .map(|w| w.load(Relaxed))
+                        .collect()
+                };
+                assert_eq!(words(a), words(b), "version {version}");
+            }
+        }
+        save_as(VERSION + 1, &path, &board, &rules, &saved, stage).unwrap();
+        let refused = load(&path, &board, &rules, &slots()).unwrap_err();
+        assert!(refused.contains("another build"), "{refused}");
+    }
 }
