@@ -314,9 +314,22 @@ impl Tables {
                     tables.build_values_only(material, directory, control, progress)?;
                     continue;
                 }
-                if tables.open_system(material, directory, progress).is_ok() {
-                    for side in system_materials(material) {
-                        tables.ensure_value_file(side, directory, progress)?;
+                // A values-only build probes the smaller tables for their values alone, so
+                // their value files are enough (their entry files may have been deleted to
+                // make room).
+                let needed = if control.values_only {
+                    Content::Values
+                } else {
+                    Content::Entries
+                };
+                if tables
+                    .open_system(material, needed, directory, progress)
+                    .is_ok()
+                {
+                    if needed == Content::Entries {
+                        for side in system_materials(material) {
+                            tables.ensure_value_file(side, directory, progress)?;
+                        }
                     }
                     continue;
                 }
@@ -356,20 +369,11 @@ impl Tables {
         control: &BuildControl,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
-        let sides: Vec<Material> = system_materials(material).collect();
-        let opened = sides
-            .iter()
-            .try_for_each(|&side| self.open_table_of(side, Content::Values, directory));
-        match opened {
-            Ok(()) => {
-                progress.note(&format!(
-                    "{}v{} and {}v{}: already built and whole, skipped",
-                    material.mover, material.waiting, material.waiting, material.mover
-                ));
-                return Ok(());
-            }
-            Err(TableError::Missing { .. }) => {}
-            Err(error) => progress.note(&format!("{error}: rebuilding it")),
+        if self
+            .open_system(material, Content::Values, directory, progress)
+            .is_ok()
+        {
+            return Ok(());
         }
         let smaller = Tables::open_available(
             &self.board,
@@ -409,8 +413,9 @@ impl Tables {
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with
-    /// `only`, of the top stone count just that material's system. Below the top, the entry
-    /// files; at the top, the entry files, else (built for values alone) the value files.
+    /// `only`, of the top stone count just that material's system. At the top, the entry
+    /// files, else (built for values alone) the value files; below it, the entry files, or
+    /// the value files if no table of the top has distances.
     pub fn open(
         board: &Board,
         rules: Rules,
@@ -421,13 +426,21 @@ impl Tables {
         let mut tables = Tables::empty(board, rules);
         let top = max_stones.min(board.points());
         let partial = only.map(system_of);
-        for material in materials(top) {
-            if material.stones() < top {
-                tables.open_table(material, directory)?;
-            } else if partial.is_none_or(|p| p == system_of(material)) {
-                // The top layer may have been built for values alone.
-                tables.open_entries_else_values(material, directory, false)?;
-            }
+        let top_layer = materials(top).filter(|m| m.stones() == top);
+        for material in top_layer.filter(|&m| partial.is_none_or(|p| p == system_of(m))) {
+            // The top layer may have been built for values alone.
+            tables.open_entries_else_values(material, directory, false)?;
+        }
+        // Over a top built for values alone, checked one ply deep, the layers below need
+        // their values alone: their value files are opened (a build for values alone needs
+        // no more of them, so their entry files may have been deleted). Over a top with
+        // distances, their entry files, whose distances its check needs.
+        let below = match tables.tables.values().any(|(_, e)| e.has_distances()) {
+            true => Content::Entries,
+            false => Content::Values,
+        };
+        for material in materials(top).filter(|m| m.stones() < top) {
+            tables.open_table_of(material, below, directory)?;
         }
         match partial {
             Some(_) => {
@@ -596,16 +609,18 @@ impl Tables {
         Ok(())
     }
 
-    /// Open both files of a system if they are there and whole; say why not otherwise.
+    /// Open both files of a system with `content` if they are there and whole (a value file
+    /// falls back to the entry file); say why not otherwise.
     fn open_system(
         &mut self,
         material: Material,
+        content: Content,
         directory: &Path,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
         let result = self
-            .open_table(material, directory)
-            .and_then(|_| self.open_table(material.swapped(), directory));
+            .open_table_of(material, content, directory)
+            .and_then(|_| self.open_table_of(material.swapped(), content, directory));
         match &result {
             Ok(()) => progress.note(&format!(
                 "{}v{} and {}v{}: already built and whole, skipped",
@@ -615,10 +630,6 @@ impl Tables {
             Err(error) => progress.note(&format!("{error}: rebuilding it")),
         }
         result
-    }
-
-    fn open_table(&mut self, material: Material, directory: &Path) -> Result<(), TableError> {
-        self.open_table_of(material, Content::Entries, directory)
     }
 
     /// Open a material's file with `content`; a search's value file that is missing falls

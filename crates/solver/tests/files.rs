@@ -540,6 +540,18 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
         .unwrap();
     assert_eq!(written, kept, "a whole value file is kept, not built again");
 
+    // Below the top, a values-only build needs the value files alone: with the entry files
+    // of the layer below deleted (to make room), nothing is built again.
+    let below = || materials(STONES).filter(|m| m.stones() == STONES - 1);
+    for material in below() {
+        fs::remove_file(file_of(values_only.path(), material)).unwrap();
+    }
+    build_values_only();
+    for material in below() {
+        let entries = file_of(values_only.path(), material);
+        assert!(!entries.exists(), "built again: {}", entries.display());
+    }
+
     // `tables verify` opens the value files where there are no entry files, and checks each
     // value one ply deep: clean as built; a win turned into a draw (the file rewritten whole,
     // its checksum valid) is found.

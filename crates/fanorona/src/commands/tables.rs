@@ -55,10 +55,10 @@ struct BuildArgs {
     /// do not fit in memory (9 stones on 5x9). The smaller tables must be there already.
     #[arg(long)]
     values_only: bool,
-    /// With --values-only: one frontier bit ("decided, not yet passed on") per this many
-    /// positions, a power of two up to 64. 1 takes 3 bits a position; 8 takes 2.125, for a
-    /// system that does not fit otherwise, and passes on again the decided positions of a
-    /// block whenever another of them is decided.
+    /// With --values-only: one frontier bit ("decided, not yet passed on"; "a candidate to
+    /// check") per this many positions, a power of two up to 64. 1 takes 3 bits a position;
+    /// N > 1 takes 2 + 2/N (16: 2.125), for a system that does not fit otherwise, and passes
+    /// on again the decided positions of a block whenever another of them is decided.
     #[arg(long, value_name = "POSITIONS", default_value_t = 1)]
     frontier_block: u64,
 }

@@ -3,29 +3,31 @@
 //! bytes do not fit in memory (3v6 + 6v3 on 5x9 is 3.77 × 10^10 slots: 38 GB at a byte each,
 //! 14 GB at 3 bits).
 //!
-//! Each position has a 2-bit value (the codes of a value file: 0 undecided, which ends as a
-//! draw, 1 won, 2 lost, for the side to move) and a *frontier* bit: decided, its value not yet
-//! passed to its predecessors.
+//! Each position has a 2-bit code (0 undecided, which ends as a draw, 1 won, 2 lost, for the
+//! side to move, as in a value file; and 3, a *candidate*: undecided, with a won child) and a
+//! *frontier* bit: decided and its value not yet passed to its predecessors, or a candidate
+//! not yet checked.
 //!
 //! - Positions with a capture are decided from the smaller tables (a draw among them stays 0:
 //!   no paika leads to a position with a capture, so nothing ever asks it again), blocked ones
 //!   by the rules. Every win and loss decided goes on the frontier.
 //! - Then, until the frontier is empty: each frontier position passes its value to every
 //!   undecided canonical predecessor (un-moves). A lost child makes it won (and puts it on the
-//!   frontier). A won child makes it a candidate: it goes on the frontier undecided, and when
-//!   the sweep reaches it its children are generated; if every one is won, it is lost and
-//!   passes that on at once. A candidate made by several won children in one sweep is checked
-//!   once, not once per child: on 2v4 + 4v2 of 5x9 that took 29% off the build's CPU time.
+//!   frontier). A won child makes it a candidate, put on the frontier; when the sweep reaches
+//!   it, it goes back to undecided and its children are generated; if every one is won, it is
+//!   lost and passes that on at once. A candidate made by several won children in one sweep is
+//!   checked once, not once per child: on 2v4 + 4v2 of 5x9 that took 29% off the build's CPU
+//!   time.
 //!
 //! No distance is kept, so the order of the passes is free: a position is won as soon as one
 //! child is known lost and lost as soon as all are known won, whatever the order they became
 //! known in, and what is never decided is a draw (the least fixed point of those two rules,
 //! which is the game's value). The frontier is swept in index order, over and over, and a
 //! position decided behind the sweep waits for the next. Each position is decided once (a
-//! claim is one atomic step from 0). A frontier bit may stand for a block of positions instead
-//! (`frontier_block`), to save memory: a sweep then passes on every decided position of the
-//! block, some of them again, and since an undecided position of a block cannot be told for a
-//! candidate, candidates are checked as soon as they are found instead.
+//! claim is one atomic step from 0 or 3). A frontier bit may stand for a block of positions
+//! instead (`frontier_block`), to save memory: a sweep then passes on every decided position of
+//! the block, some of them again, and checks the block's candidates (their code tells them);
+//! such a frontier has a second set of bits, for the blocks with candidates (see [`Frontier`]).
 //!
 //! What is given up against the byte builder: distances (a query can say who wins, not in how
 //! many plies), and counts of undecided children (a candidate's children are generated and
@@ -70,6 +72,9 @@ impl SolvedValues {
 const UNDECIDED: u64 = 0;
 const WON: u64 = 1;
 const LOST: u64 = 2;
+/// Undecided, with a won child: to be checked when the sweep reaches it (it is on the
+/// frontier). Never left at the end, and read as a draw if it were.
+const CANDIDATE: u64 = 3;
 
 fn value_of_code(code: u64) -> Value {
     match code {
@@ -130,13 +135,39 @@ impl ValueBits {
         self.words.words()[(i / 32) as usize].load(SeqCst) >> (2 * (i % 32)) & 3
     }
 
-    /// Decide undecided position `i` as `code`; false if it was decided already.
+    /// Decide undecided position `i` (a candidate or not) as `code`; false if it was decided
+    /// already.
     #[inline]
     fn claim(&self, i: u64, code: u64) -> bool {
+        self.change(i, |old| {
+            (old == UNDECIDED || old == CANDIDATE).then_some(code)
+        })
+    }
+
+    /// Make undecided position `i` a candidate; false if it is one already, or decided.
+    #[inline]
+    fn mark_candidate(&self, i: u64) -> bool {
+        self.change(i, |old| (old == UNDECIDED).then_some(CANDIDATE))
+    }
+
+    /// Take candidate `i` back to undecided, before it is checked; false if it is no longer
+    /// a candidate (decided meanwhile, or taken by another).
+    #[inline]
+    fn take_candidate(&self, i: u64) -> bool {
+        self.change(i, |old| (old == CANDIDATE).then_some(UNDECIDED))
+    }
+
+    /// Change the code of position `i` to `new(old)` in one atomic step, unless that is
+    /// `None`; whether it changed.
+    #[inline]
+    fn change(&self, i: u64, new: impl Fn(u64) -> Option<u64>) -> bool {
         let shift = 2 * (i % 32);
-        let old = self.words.words()[(i / 32) as usize].fetch_or(code << shift, SeqCst);
-        debug_assert!(old >> shift & 3 == UNDECIDED || old >> shift & 3 == code);
-        old >> shift & 3 == UNDECIDED
+        self.words.words()[(i / 32) as usize]
+            .fetch_update(SeqCst, SeqCst, |word| {
+                let code = new(word >> shift & 3)?;
+                Some(word & !(3 << shift) | code << shift)
+            })
+            .is_ok()
     }
 
     #[inline]
@@ -145,37 +176,86 @@ impl ValueBits {
     }
 }
 
-/// A bit per block of `1 << shift` positions: some position of the block was decided and its
-/// value not yet passed on. With blocks of one position the frontier is exact; with larger
-/// ones it takes less memory, and a sweep passes on every decided position of a block again
-/// (harmless: a value passed twice decides nothing new).
+/// The work left, by blocks of `1 << shift` positions: a bit of `to_pass` says that some
+/// position of the block was decided and its value not yet passed on, a bit of `to_check` that
+/// some position of the block was made a candidate and not yet checked.
+///
+/// With blocks of one position the frontier is exact, and one set of bits serves for both (a
+/// position's code tells which). Larger blocks take less memory, and a sweep passes on every
+/// decided position of a block again (a value passed twice decides nothing new, but may make a
+/// candidate again of a position whose check failed). That is why their candidates have bits
+/// of their own: were they in `to_pass`, two blocks could put each other back on the frontier
+/// for ever, each passing on again the won positions that make candidates in the other.
 struct Frontier {
-    words: AtomicWords,
+    to_pass: AtomicWords,
+    /// `None` when exact: then `to_pass` holds the candidates too.
+    to_check: Option<AtomicWords>,
     shift: u32,
 }
 
 impl Frontier {
     fn new(len: u64, shift: u32) -> Frontier {
+        let words = len.div_ceil(64 << shift) as usize;
         Frontier {
-            words: AtomicWords::new(len.div_ceil(64 << shift) as usize),
+            to_pass: AtomicWords::new(words),
+            to_check: (shift > 0).then(|| AtomicWords::new(words)),
             shift,
         }
     }
 
-    /// Put position `i` on the frontier (after its value was claimed: whoever takes it off
-    /// sees the value).
+    /// How many words each set of bits has.
+    fn words(&self) -> usize {
+        self.to_pass.len
+    }
+
+    /// Put decided position `i` on the frontier (after its value was claimed: whoever takes
+    /// it off sees the value).
     #[inline]
-    fn add(&self, i: u64) {
-        let block = i >> self.shift;
-        self.words.words()[(block / 64) as usize].fetch_or(1 << (block % 64), Release);
+    fn add_decided(&self, i: u64) {
+        Self::add(&self.to_pass, i >> self.shift);
+    }
+
+    /// Put candidate `i` on the frontier (after it was marked).
+    #[inline]
+    fn add_candidate(&self, i: u64) {
+        Self::add(
+            self.to_check.as_ref().unwrap_or(&self.to_pass),
+            i >> self.shift,
+        );
+    }
+
+    #[inline]
+    fn add(bits: &AtomicWords, block: u64) {
+        bits.words()[(block / 64) as usize].fetch_or(1 << (block % 64), Release);
+    }
+
+    /// Take off word `w` of both sets: its blocks with decided positions to pass on, and its
+    /// blocks with candidates to check; `None` if it has neither.
+    #[inline]
+    fn take(&self, w: usize) -> Option<(u64, u64)> {
+        let take = |bits: &AtomicWords| {
+            let word = &bits.words()[w];
+            // Most words are empty in the later sweeps: read before taking off.
+            if word.load(Relaxed) == 0 {
+                0
+            } else {
+                word.swap(0, Acquire)
+            }
+        };
+        let to_pass = take(&self.to_pass);
+        let to_check = self.to_check.as_ref().map_or(to_pass, take);
+        (to_pass | to_check != 0).then_some((to_pass, to_check))
     }
 
     /// How many positions the frontier's blocks hold.
     fn count(&self) -> u64 {
-        let words = self.words.words();
-        let blocks: u64 = words
-            .par_iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
+        let blocks: u64 = (0..self.words())
+            .into_par_iter()
+            .map(|w| {
+                let bits = |set: &AtomicWords| set.words()[w].load(Relaxed);
+                let to_check = self.to_check.as_ref().map_or(0, bits);
+                (bits(&self.to_pass) | to_check).count_ones() as u64
+            })
             .sum();
         blocks << self.shift
     }
@@ -210,7 +290,7 @@ impl Slot {
     fn decide(&self, i: u64, code: u64) -> bool {
         let decided_now = self.values.claim(i, code);
         if decided_now {
-            self.frontier.add(i);
+            self.frontier.add_decided(i);
         }
         decided_now
     }
@@ -270,9 +350,9 @@ struct System<'a> {
 }
 
 /// The largest block of positions a frontier bit may stand for. One position a bit takes 3
-/// bits a slot in all; 8 take 2.125 (5v4 + 4v5 on 5x9, 5.6 × 10^10 slots: 15 GB instead of
-/// 21), at the price of passing on again the decided positions of a block whenever another of
-/// them is decided.
+/// bits a slot in all; blocks of `b` take 2 + 2/`b` (two sets of bits): 2.25 for 8 (5v4 + 4v5
+/// on 5x9, 5.6 × 10^10 slots: 15.8 GB instead of 21), at the price of passing on again the
+/// decided positions of a block whenever another of them is decided.
 pub const MAX_FRONTIER_BLOCK: u64 = 64;
 
 /// Mover classes per step of the first phase, and parts of a slot's sweep, when saving: the
@@ -391,7 +471,7 @@ impl System<'_> {
             }
             progress.phase(&format!("{}: paika, sweep {sweep}", self.name()), waiting);
             for s in 0..slots.len() {
-                let words = slots[s].frontier.words.words().len();
+                let words = slots[s].frontier.words();
                 let step = words.div_ceil(parts).max(1);
                 for start in (0..words).step_by(step) {
                     let end = (start + step).min(words);
@@ -459,8 +539,9 @@ fn code_of_best(children: &[Value]) -> Option<u64> {
 /// Words of the frontier one task sweeps.
 const FRONTIER_WORDS_PER_TASK: usize = 1 << 10;
 
-/// Pass on the value of every position in the words `words` of slot `s`'s frontier, taking it
-/// off (and those put there ahead of the sweep while it goes).
+/// Pass on the value of every decided position, and check every candidate, in the words
+/// `words` of slot `s`'s frontier, taking them off (and those put there ahead of the sweep
+/// while it goes).
 fn sweep_frontier(
     board: &Board,
     slots: &[Slot],
@@ -468,40 +549,40 @@ fn sweep_frontier(
     words: Range<usize>,
     progress: &dyn Progress,
 ) {
-    let first_word = words.start;
-    slots[s].frontier.words.words()[words]
-        .par_chunks(FRONTIER_WORDS_PER_TASK)
-        .enumerate()
-        .for_each(|(chunk, part)| {
-            let mut passer = Passer::new(board, slots);
-            let slot = &slots[s];
-            let shift = slot.frontier.shift;
-            let mut looked_at = 0;
-            for (k, word) in part.iter().enumerate() {
-                // Most words are empty in the later sweeps: read before taking off.
-                if word.load(Relaxed) == 0 {
-                    continue;
-                }
-                let mut bits = word.swap(0, Acquire);
-                looked_at += (bits.count_ones() as u64) << shift;
-                let first = ((first_word + chunk * FRONTIER_WORDS_PER_TASK + k) * 64) as u64;
-                while bits != 0 {
-                    let block = first + bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    let positions = block << shift..((block + 1) << shift).min(slot.values.len);
-                    for i in positions {
-                        if slot.values.code(i) != UNDECIDED {
-                            passer.pass_on(s, i);
-                        } else if passer.defers_checks {
-                            passer.check(s, i);
-                        }
+    let slot = &slots[s];
+    let shift = slot.frontier.shift;
+    let tasks = words.len().div_ceil(FRONTIER_WORDS_PER_TASK);
+    (0..tasks).into_par_iter().for_each(|task| {
+        let mut passer = Passer::new(board, slots);
+        let first = words.start + task * FRONTIER_WORDS_PER_TASK;
+        let mut looked_at = 0;
+        for w in first..(first + FRONTIER_WORDS_PER_TASK).min(words.end) {
+            let Some((to_pass, to_check)) = slot.frontier.take(w) else {
+                continue;
+            };
+            let mut blocks = to_pass | to_check;
+            looked_at += (blocks.count_ones() as u64) << shift;
+            while blocks != 0 {
+                let bit = blocks & blocks.wrapping_neg();
+                blocks &= blocks - 1;
+                let (pass, check) = (to_pass & bit != 0, to_check & bit != 0);
+                let block = w as u64 * 64 + bit.trailing_zeros() as u64;
+                for i in block << shift..((block + 1) << shift).min(slot.values.len) {
+                    match slot.values.code(i) {
+                        WON | LOST if pass => passer.pass_on(s, i),
+                        // Taken back to undecided first: a child won after this is
+                        // passed on to an undecided position, which makes it a
+                        // candidate again, and one won before is seen by the check.
+                        CANDIDATE if check && slot.values.take_candidate(i) => passer.check(s, i),
+                        _ => {}
                     }
-                    passer.pass_on_lost();
                 }
+                passer.pass_on_lost();
             }
-            passer.finish();
-            progress.advance(looked_at);
-        });
+        }
+        passer.finish();
+        progress.advance(looked_at);
+    });
 }
 
 /// One task's working space for passing values on, in batches: each step (ranking, finding
@@ -513,17 +594,13 @@ struct Passer<'a> {
     /// For each slot, where the positions passed on or checked are found (mostly in index
     /// order, so mostly a few successor steps from the one before).
     walks: Vec<SlotWalk<'a>>,
-    /// Whether an undecided predecessor of a won position is put on the frontier, to be
-    /// checked once when the sweep reaches it, instead of being checked at once. Only an
-    /// exact frontier (a bit a position) can tell such a candidate from its block's others.
-    defers_checks: bool,
     predecessors: Vec<Position>,
     forms: Vec<(Bitboard, Bitboard)>,
     /// Predecessors waiting to be passed a child's value.
     waiting: Vec<Waiting>,
     /// Their positions in their slots.
     indexes: Vec<u64>,
-    /// Undecided predecessors of won positions, to be checked: (slot, index, canonical form).
+    /// Candidates taken off the frontier, to be checked: (slot, index, canonical form).
     candidates: Vec<(usize, u64, (Bitboard, Bitboard))>,
     /// Candidates found lost, their values not yet passed on.
     lost: Vec<(usize, u64)>,
@@ -541,7 +618,6 @@ struct Passer<'a> {
 #[derive(Clone, Copy)]
 struct Waiting {
     slot: usize,
-    form: (Bitboard, Bitboard),
     mover_rank: u64,
     waiting_rank: u64,
     /// The code of the position that passes it on.
@@ -560,7 +636,6 @@ impl<'a> Passer<'a> {
                 .iter()
                 .map(|slot| SlotWalk::new(&slot.index))
                 .collect(),
-            defers_checks: slots.iter().all(|slot| slot.frontier.shift == 0),
             predecessors: Vec::new(),
             forms: Vec::new(),
             waiting: Vec::with_capacity(PASSES_PER_BATCH + 64),
@@ -599,7 +674,6 @@ impl<'a> Passer<'a> {
             index.prefetch_class(mover_rank);
             self.waiting.push(Waiting {
                 slot: t,
-                form: (mover, waiting),
                 mover_rank,
                 waiting_rank,
                 child_code,
@@ -610,8 +684,8 @@ impl<'a> Passer<'a> {
         }
     }
 
-    /// Check undecided position `i` of slot `s`, put on the frontier by a won child (later,
-    /// with the rest of its batch).
+    /// Check position `i` of slot `s`, a candidate just taken back to undecided (later, with
+    /// the rest of its batch).
     fn check(&mut self, s: usize, i: u64) {
         let form = self.walks[s].position(i);
         self.candidates.push((s, i, form));
@@ -639,8 +713,8 @@ impl<'a> Passer<'a> {
         }
     }
 
-    /// Pass each waiting predecessor its child's value: a lost child decides it won, a won one
-    /// makes it a candidate (on the frontier, or checked at once), if it is undecided.
+    /// Pass each waiting predecessor its child's value: a lost child decides it won (a
+    /// candidate or not), a won one makes an undecided one a candidate, put on the frontier.
     fn pass_batch(&mut self) {
         self.indexes.clear();
         for w in &self.waiting {
@@ -651,21 +725,18 @@ impl<'a> Passer<'a> {
         }
         for (w, &j) in self.waiting.iter().zip(&self.indexes) {
             let predecessor = &self.slots[w.slot];
-            if predecessor.values.code(j) != UNDECIDED {
-                continue;
-            }
-            if w.child_code == LOST {
-                predecessor.decide(j, WON);
-            } else if self.defers_checks {
-                predecessor.frontier.add(j);
-            } else {
-                self.candidates.push((w.slot, j, w.form));
+            match predecessor.values.code(j) {
+                WON | LOST => {}
+                _ if w.child_code == LOST => {
+                    predecessor.decide(j, WON);
+                }
+                UNDECIDED if predecessor.values.mark_candidate(j) => {
+                    predecessor.frontier.add_candidate(j);
+                }
+                _ => {}
             }
         }
         self.waiting.clear();
-        if self.candidates.len() >= PASSES_PER_BATCH {
-            self.check_candidates();
-        }
     }
 
     /// Decide lost each candidate whose children (paika only: it has no capture) are all
@@ -760,7 +831,8 @@ fn fill_redundant(slot: &Slot) {
         .for_each(|class| {
             for (redundant, canonical) in slot.index.redundant_slots(class) {
                 let code = slot.values.code(canonical);
-                if code != UNDECIDED {
+                debug_assert_ne!(code, CANDIDATE, "a candidate left after the sweeps");
+                if code == WON || code == LOST {
                     slot.values.claim(redundant, code);
                 }
             }

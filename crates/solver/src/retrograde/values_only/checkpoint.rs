@@ -16,12 +16,15 @@ use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 const MAGIC: &[u8; 8] = b"FANOVPRT";
-/// Changes whenever the layout of the state, or what its bits mean, changes. Since version 2 an
-/// undecided position on the frontier is a candidate to check; the frontier of a version 1
-/// state holds decided positions only, which means the same in version 2, so such a state is
-/// taken up too (and a version 2 state is refused by the builders before it, which would skip
-/// its candidates).
-const VERSION: u32 = 2;
+/// Changes whenever the layout of the state, or what its bits mean, changes. Older states are
+/// taken up where they can be read in the newer meaning, and a newer state is refused by the
+/// builders before it, which would misread it:
+/// - version 1: the frontier holds decided positions only (means the same in every version);
+/// - version 2: an undecided position on an exact frontier (a bit a position) is a candidate;
+///   taken up as code 3;
+/// - version 3: a candidate has code 3, and a frontier of blocks has a second set of bits, for
+///   the blocks with candidates (written after the first).
+const VERSION: u32 = 3;
 /// The oldest version whose states this builder takes up.
 const OLDEST_VERSION: u32 = 1;
 
@@ -67,7 +70,10 @@ fn save_as(
     out.write_all(&classes_done.to_le_bytes())?;
     for slot in slots {
         write_words(&mut out, &slot.values.words)?;
-        write_words(&mut out, &slot.frontier.words)?;
+        write_words(&mut out, &slot.frontier.to_pass)?;
+        if let (Some(to_check), 3..) = (&slot.frontier.to_check, version) {
+            write_words(&mut out, to_check)?;
+        }
     }
     finish_state(part, out, path)
 }
@@ -81,12 +87,13 @@ pub(super) fn load(
     slots: &[Slot],
 ) -> Result<Option<Stage>, String> {
     let mut opened = open_state(path, &fingerprint(VERSION, board, rules, slots));
+    let mut version = VERSION;
     for older in (OLDEST_VERSION..VERSION).rev() {
         if opened.is_ok() {
             break;
         }
         if let Ok(input) = open_state(path, &fingerprint(older, board, rules, slots)) {
-            opened = Ok(input);
+            (opened, version) = (Ok(input), older);
         }
     }
     let Some(mut input) = opened? else {
@@ -106,10 +113,33 @@ pub(super) fn load(
     };
     for slot in slots {
         read_words(&mut input, &slot.values.words).map_err(truncated)?;
-        read_words(&mut input, &slot.frontier.words).map_err(truncated)?;
+        read_words(&mut input, &slot.frontier.to_pass).map_err(truncated)?;
+        // Before version 3, candidates of blocks were checked at once: there are none.
+        if let (Some(to_check), 3..) = (&slot.frontier.to_check, version) {
+            read_words(&mut input, to_check).map_err(truncated)?;
+        }
     }
     check_end(input)?;
+    if version == 2 {
+        slots.iter().for_each(mark_frontier_candidates);
+    }
     Ok(Some(stage))
+}
+
+/// Give the undecided positions on an exact frontier of a version 2 state code 3: they are the
+/// candidates of that version. (With frontier blocks, version 2 checked candidates at once.)
+fn mark_frontier_candidates(slot: &Slot) {
+    if slot.frontier.shift > 0 {
+        return;
+    }
+    for (w, word) in slot.frontier.to_pass.words().iter().enumerate() {
+        let mut bits = word.load(Relaxed);
+        while bits != 0 {
+            let i = w as u64 * 64 + bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            slot.values.mark_candidate(i);
+        }
+    }
 }
 
 /// What a state belongs to: the format, the board, the rules, each slot's material and size,
@@ -166,6 +196,9 @@ mod tests {
     use super::*;
     use crate::index::Material;
 
+    /// An undecided position on the frontier of [`slots`] (a candidate in version 2).
+    const ON_FRONTIER: u64 = 12;
+
     /// The slots of the 3x5 system 1v2 + 2v1, some values and frontier bits set.
     fn slots() -> Vec<Slot> {
         let board = Board::new(3, 5).unwrap();
@@ -180,6 +213,7 @@ mod tests {
             slots[0].decide(i, super::super::WON);
             slots[1].decide(i + 1, super::super::LOST);
         }
+        slots[0].frontier.add_candidate(ON_FRONTIER);
         slots
     }
 
@@ -191,18 +225,20 @@ mod tests {
         let path = directory.path().join("state.values.fnpart");
         let saved = slots();
         let stage = Stage::Later(Sweeps);
-        for version in [1, VERSION] {
+        for version in OLDEST_VERSION..=VERSION {
             save_as(version, &path, &board, &rules, &saved, stage).unwrap();
             let loaded = slots();
             loaded[0].values.claim(3, super::super::WON);
             assert_eq!(load(&path, &board, &rules, &loaded), Ok(Some(stage)));
+            let was_candidate = loaded[0].values.take_candidate(ON_FRONTIER);
+            assert_eq!(was_candidate, version == 2, "version {version}");
             for (a, b) in saved.iter().zip(&loaded) {
                 let words = |slot: &Slot| -> Vec<u64> {
                     slot.values
                         .words
                         .words()
                         .iter()
-                        .chain(slot.frontier.words.words())
+                        .chain(slot.frontier.to_pass.words())
                         .map(|w| w.load(Relaxed))
                         .collect()
                 };
