@@ -413,9 +413,9 @@ impl Tables {
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with
-    /// `only`, of the top stone count just that material's system. At the top, the entry
-    /// files, else (built for values alone) the value files; below it, the entry files, or
-    /// the value files if no table of the top has distances.
+    /// `only`, of the top stone count just that material's system: the entry files, else
+    /// (built for values alone) the value files. Below a top with distances, the entry files
+    /// only.
     pub fn open(
         board: &Board,
         rules: Rules,
@@ -431,16 +431,16 @@ impl Tables {
             // The top layer may have been built for values alone.
             tables.open_entries_else_values(material, directory, false)?;
         }
-        // Over a top built for values alone, checked one ply deep, the layers below need
-        // their values alone: their value files are opened (a build for values alone needs
-        // no more of them, so their entry files may have been deleted). Over a top with
-        // distances, their entry files, whose distances its check needs.
-        let below = match tables.tables.values().any(|(_, e)| e.has_distances()) {
-            true => Content::Entries,
-            false => Content::Values,
-        };
+        // Over a top with distances, the layers below need their entry files, whose
+        // distances its check needs. Over a top built for values alone, checked one ply deep,
+        // their values are enough: their value files are opened where their entry files are
+        // missing (a build for values alone needs no more, so they may have been deleted).
+        let values_only_top = !tables.tables.values().any(|(_, e)| e.has_distances());
         for material in materials(top).filter(|m| m.stones() < top) {
-            tables.open_table_of(material, below, directory)?;
+            match values_only_top {
+                true => tables.open_entries_else_values(material, directory, false)?,
+                false => tables.open_table_of(material, Content::Entries, directory)?,
+            }
         }
         match partial {
             Some(_) => {

@@ -307,7 +307,7 @@ fn verify_slots(
 struct Batch<'a> {
     tables: &'a Tables,
     material: Material,
-    /// The material's table was built for values alone: values are checked, not entries.
+    /// Values are checked, not entries (see [`checked_by_values`]).
     values_only: bool,
     limit: usize,
     /// The slots and their positions ...
@@ -320,6 +320,22 @@ struct Batch<'a> {
     found: Vec<Mismatch>,
 }
 
+/// Whether `material` is checked by its values alone, one ply deep: when its table has no
+/// distances, or a table its children may be in (its own system's, or one of fewer stones)
+/// has none, so that its distances cannot be derived.
+fn checked_by_values(tables: &Tables, material: Material) -> bool {
+    let children_may_be_in =
+        |m: &Material| m.stones() < material.stones() || *m == material.swapped();
+    std::iter::once(material)
+        .chain(
+            tables
+                .held_materials()
+                .into_iter()
+                .filter(children_may_be_in),
+        )
+        .any(|m| tables.stored(m, 0).is_none())
+}
+
 /// How many children a [`Batch`] gathers before they are probed.
 const CHILDREN_PER_BATCH: usize = 512;
 
@@ -328,7 +344,7 @@ impl<'a> Batch<'a> {
         Batch {
             tables,
             material,
-            values_only: tables.stored(material, 0).is_none(),
+            values_only: checked_by_values(tables, material),
             limit,
             slots: Vec::new(),
             children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
