@@ -35,7 +35,7 @@
 
 mod checkpoint;
 
-use super::{canonical_predecessors, captures_resumed, CaptureBatch, Checkpoints, Saver};
+use super::{canonical_predecessors, captures_resumed, Checkpoints, Saver};
 use crate::file::TableError;
 use crate::index::{Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
@@ -499,12 +499,7 @@ fn decide_at_once(
 ) {
     let block = slot.index.waiting_sets();
     classes.into_par_iter().for_each(|class| {
-        let mut captures = CaptureBatch::new(probe);
-        let mut settle = |i, children: &[Value]| {
-            if let Some(code) = code_of_best(children) {
-                slot.decide(i, code);
-            }
-        };
+        let mut captures = Captures::new(probe);
         for (i, mover, waiting) in slot.index.canonical_slots(class) {
             let position = Position {
                 mover,
@@ -513,15 +508,106 @@ fn decide_at_once(
             };
             if has_capture(board, mover, waiting) {
                 if captures.add(board, i, &position) {
-                    captures.settle(&mut settle);
+                    captures.settle(slot);
                 }
             } else if rules.outcome(board, &position) == Some(Value::Loss) {
                 slot.decide(i, LOST);
             }
         }
-        captures.settle(&mut settle);
+        captures.settle(slot);
         progress.advance(block);
     });
+}
+
+/// Positions with a capture, decided in batches from the values of their children (all of
+/// smaller materials). The first [`FIRST_CAPTURE_LOOK`] children of every position are probed
+/// first, and the others only of the positions those leave open: one lost child decides a
+/// win, and most positions with a capture are won by one of their first children, so most of
+/// the probes (their canonical forms and their random reads) are saved.
+struct Captures<'a> {
+    probe: &'a ValueProbe<'a>,
+    /// The children of the batch's positions, one after another ...
+    children: Vec<Position>,
+    /// ... and for each position, its slot and where its children end.
+    ends: Vec<(u64, usize)>,
+    /// The children probed in one look, and their values.
+    looks: Vec<Position>,
+    probed: Vec<Value>,
+    /// The positions the first look left open: slot, the range of their other children, and
+    /// whether their first ones were all won.
+    open: Vec<(u64, Range<usize>, bool)>,
+}
+
+/// How many children of a position with a capture are probed before any of the others.
+const FIRST_CAPTURE_LOOK: usize = 1;
+
+impl<'a> Captures<'a> {
+    fn new(probe: &'a ValueProbe<'a>) -> Self {
+        Captures {
+            probe,
+            children: Vec::with_capacity(super::CHILDREN_PER_BATCH + 64),
+            ends: Vec::new(),
+            looks: Vec::new(),
+            probed: Vec::new(),
+            open: Vec::new(),
+        }
+    }
+
+    /// Slot `i` holds `position`, which has a capture: gather its children. True when the
+    /// batch is full and should be settled.
+    fn add(&mut self, board: &Board, i: u64, position: &Position) -> bool {
+        // `children` appends.
+        children(board, position, &mut self.children);
+        self.ends.push((i, self.children.len()));
+        self.children.len() >= super::CHILDREN_PER_BATCH
+    }
+
+    /// Decide the batch's positions that are won or lost in `slot`; the batch is then empty.
+    fn settle(&mut self, slot: &Slot) {
+        self.looks.clear();
+        let mut start = 0;
+        for &(_, end) in &self.ends {
+            let first = &self.children[start..end.min(start + FIRST_CAPTURE_LOOK)];
+            self.looks.extend_from_slice(first);
+            start = end;
+        }
+        (self.probe)(&self.looks, &mut self.probed);
+        self.open.clear();
+        let (mut start, mut read) = (0, 0);
+        for &(i, end) in &self.ends {
+            let first = &self.probed[read..read + (end - start).min(FIRST_CAPTURE_LOOK)];
+            read += first.len();
+            let others = start + first.len()..end;
+            if first.contains(&Value::Loss) {
+                slot.decide(i, WON);
+            } else if others.is_empty() {
+                if let Some(code) = code_of_best(first) {
+                    slot.decide(i, code);
+                }
+            } else {
+                let all_won = first.iter().all(|&v| v == Value::Win);
+                self.open.push((i, others, all_won));
+            }
+            start = end;
+        }
+        self.looks.clear();
+        for (_, others, _) in &self.open {
+            self.looks.extend_from_slice(&self.children[others.clone()]);
+        }
+        (self.probe)(&self.looks, &mut self.probed);
+        let mut read = 0;
+        for (i, others, first_won) in &self.open {
+            let values = &self.probed[read..read + others.len()];
+            read += others.len();
+            match code_of_best(values) {
+                Some(WON) => slot.decide(*i, WON),
+                Some(LOST) if *first_won => slot.decide(*i, LOST),
+                _ => false,
+            };
+        }
+        self.children.clear();
+        self.ends.clear();
+    }
 }
 
 /// The code of a position whose turns lead to positions of these values (for the side to move
