@@ -316,6 +316,8 @@ struct Batch<'a> {
     children: Vec<Position>,
     ends: Vec<usize>,
     entries: Vec<Entry>,
+    /// The children probed for values at once, and their values.
+    looked: Vec<Position>,
     values: Vec<Value>,
     found: Vec<Mismatch>,
 }
@@ -350,6 +352,7 @@ impl<'a> Batch<'a> {
             children: Vec::with_capacity(CHILDREN_PER_BATCH + 64),
             ends: Vec::new(),
             entries: Vec::new(),
+            looked: Vec::new(),
             values: Vec::new(),
             found: Vec::new(),
         }
@@ -368,16 +371,23 @@ impl<'a> Batch<'a> {
 
     /// Compare each slot of the batch with the entry (or value) its children give.
     fn check(&mut self) {
-        let derived = self.derive_all();
-        for (&(slot, position), derived) in self.slots.iter().zip(derived) {
-            let stored = match self.values_only {
+        let stored: Vec<Stored> = self
+            .slots
+            .iter()
+            .map(|&(slot, _)| match self.values_only {
                 false => self.tables.stored(self.material, slot).map(Stored::Entry),
                 true => self
                     .tables
                     .stored_value(self.material, slot)
                     .map(Stored::Value),
-            }
+            })
+            .collect::<Option<_>>()
             .expect("the material is in the tables");
+        let derived = match self.values_only {
+            false => self.derive_entries(),
+            true => self.derive_values(&stored),
+        };
+        for ((&(slot, position), derived), stored) in self.slots.iter().zip(derived).zip(stored) {
             if derived != stored && self.found.len() < self.limit {
                 self.found.push(Mismatch {
                     material: self.material,
@@ -393,49 +403,116 @@ impl<'a> Batch<'a> {
         self.ends.clear();
     }
 
-    /// What each slot of the batch should hold, from its children: entries from their entries,
-    /// or (a table built for values alone) values from their values.
-    fn derive_all(&mut self) -> Vec<Stored> {
+    /// What each slot of the batch should hold, from its children's entries.
+    fn derive_entries(&mut self) -> Vec<Stored> {
         let blocked = self.tables.rules().blocked;
-        let expect = "children have no more stones than their parent";
+        self.tables
+            .probe_entries(&self.children, &mut self.entries)
+            .expect(CHILDREN_IN_TABLES);
         let mut start = 0;
         let mut next = |end: usize| std::mem::replace(&mut start, end)..end;
-        if self.values_only {
-            self.tables
-                .probe_values(&self.children, &mut self.values)
-                .expect(expect);
-            let values = &self.values;
-            let derived = |&end: &usize| Stored::Value(derive_value(blocked, &values[next(end)]));
-            self.ends.iter().map(derived).collect()
-        } else {
-            self.tables
-                .probe_entries(&self.children, &mut self.entries)
-                .expect(expect);
-            let entries = &self.entries;
-            let derived = |&end: &usize| Stored::Entry(derive(blocked, &entries[next(end)]));
-            self.ends.iter().map(derived).collect()
+        let entries = &self.entries;
+        let derived = |&end: &usize| Stored::Entry(derive(blocked, &entries[next(end)]));
+        self.ends.iter().map(derived).collect()
+    }
+
+    /// What each slot of the batch should hold, from its children's values (a table built
+    /// for values alone). A slot stored won is won by any lost child, so the first
+    /// [`FIRST_LOOK`] children of those are probed first, and the others only where those
+    /// show no lost one: the value derived is the same as from all of them.
+    fn derive_values(&mut self, stored: &[Stored]) -> Vec<Stored> {
+        let children: Vec<Range<usize>> = std::iter::once(0)
+            .chain(self.ends.iter().copied())
+            .zip(&self.ends)
+            .map(|(start, &end)| start..end)
+            .collect();
+        let mut seen = vec![Seen::NOTHING; children.len()];
+        // The children of each slot not probed yet.
+        let mut left = children.clone();
+        let looks: Vec<usize> = (0..children.len())
+            .filter(|&k| stored[k] == Stored::Value(Value::Win))
+            .collect();
+        self.probe_children(looks.iter().map(|&k| first_look(&children[k])));
+        let mut values = self.values.iter().copied();
+        for &k in &looks {
+            let first = first_look(&children[k]);
+            seen[k] = seen[k].and(values.by_ref().take(first.len()));
+            left[k].start = if seen[k].lost { left[k].end } else { first.end };
         }
+        self.probe_children(left.iter().cloned());
+        let mut values = self.values.iter().copied();
+        let blocked = self.tables.rules().blocked;
+        seen.iter()
+            .zip(&left)
+            .map(|(seen, left)| {
+                let seen = seen.and(values.by_ref().take(left.len()));
+                Stored::Value(seen.value(blocked))
+            })
+            .collect()
+    }
+
+    /// Probe the values of these ranges of the batch's children, one after another, into
+    /// `values`.
+    fn probe_children(&mut self, ranges: impl Iterator<Item = Range<usize>>) {
+        self.looked.clear();
+        for range in ranges {
+            self.looked.extend_from_slice(&self.children[range]);
+        }
+        self.tables
+            .probe_values(&self.looked, &mut self.values)
+            .expect(CHILDREN_IN_TABLES);
     }
 }
 
-/// The value that best play gives a position whose turns lead to positions of `values` (none:
-/// the side to move is blocked, and `blocked` says what that gives). A table built for values
-/// alone is checked with this, one ply at a time: a win needs a lost child, a loss every child
-/// won, a draw neither. Unlike distances, that cannot rule out a closed set of positions all
-/// wrongly won and lost through one another (each a child of the next).
-fn derive_value(blocked: Blocked, values: &[Value]) -> Value {
-    if values.is_empty() {
-        return match blocked {
-            Blocked::Loss => Value::Loss,
-            Blocked::Draw => Value::Draw,
-        };
+/// Why a child's probe cannot fail: its material is its parent's, swapped, or has fewer stones.
+const CHILDREN_IN_TABLES: &str = "children have no more stones than their parent";
+
+/// How many children of a slot stored won are probed before the others.
+const FIRST_LOOK: usize = 2;
+
+/// The first children of `children` that [`Batch::derive_values`] probes first.
+fn first_look(children: &Range<usize>) -> Range<usize> {
+    children.start..children.end.min(children.start + FIRST_LOOK)
+}
+
+/// What the values of some of a position's children show.
+#[derive(Clone, Copy)]
+struct Seen {
+    any: bool,
+    lost: bool,
+    all_won: bool,
+}
+
+impl Seen {
+    const NOTHING: Seen = Seen {
+        any: false,
+        lost: false,
+        all_won: true,
+    };
+
+    /// What these and more children show.
+    fn and(self, values: impl Iterator<Item = Value>) -> Seen {
+        values.fold(self, |seen, value| Seen {
+            any: true,
+            lost: seen.lost || value == Value::Loss,
+            all_won: seen.all_won && value == Value::Win,
+        })
     }
-    if values.contains(&Value::Loss) {
-        Value::Win
-    } else if values.iter().all(|&v| v == Value::Win) {
-        Value::Loss
-    } else {
-        Value::Draw
+
+    /// The value of a position whose children are all seen (none: the side to move is
+    /// blocked, and `blocked` says what that gives): a win needs a lost child, a loss every
+    /// child won, a draw neither. Unlike distances, one ply cannot rule out a closed set of
+    /// positions all wrongly won and lost through one another (each a child of the next).
+    fn value(self, blocked: Blocked) -> Value {
+        match self {
+            Seen { any: false, .. } => match blocked {
+                Blocked::Loss => Value::Loss,
+                Blocked::Draw => Value::Draw,
+            },
+            Seen { lost: true, .. } => Value::Win,
+            Seen { all_won: true, .. } => Value::Loss,
+            _ => Value::Draw,
+        }
     }
 }
 

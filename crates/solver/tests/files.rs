@@ -554,8 +554,8 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
     }
 
     // `tables verify` opens the value files where there are no entry files, and checks each
-    // value one ply deep: clean as built; a win turned into a draw (the file rewritten whole,
-    // its checksum valid) is found.
+    // value one ply deep: clean as built; each value turned into another (the file rewritten
+    // whole, its checksum valid) is found, with the value its children give.
     let open = || Tables::open(&board(), Rules::default(), STONES, None, values_only.path());
     assert!(verify(&open().unwrap(), &NoProgress, 10).is_empty());
     let material = Material::new(2, 3);
@@ -566,16 +566,29 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
             .map(|i| tables.stored_value(material, i).unwrap())
             .collect()
     };
-    let i = values.iter().position(|&v| v == Value::Win).unwrap();
-    values[i] = Value::Draw;
+    let (win, draw, loss) = (Value::Win, Value::Draw, Value::Loss);
+    let changes = [(win, draw), (loss, win), (draw, win), (win, loss)];
+    let built = values.clone();
+    let mut changed = Vec::new();
+    for (k, &(from, to)) in changes.iter().enumerate() {
+        // The k-th slot of that value as built, so that no two changes fall on one slot.
+        let i = (0..built.len())
+            .filter(|&i| built[i] == from)
+            .nth(k)
+            .unwrap();
+        values[i] = to;
+        changed.push((i as u64, from, to));
+    }
     write_values(values_only.path(), &top, values.into_iter()).unwrap();
-    let found = verify(&open().unwrap(), &NoProgress, 10);
-    assert!(
-        found.iter().any(|m| m.material == material
-            && m.index == i as u64
-            && (m.stored, m.derived) == (Stored::Value(Value::Draw), Stored::Value(Value::Win))),
-        "{found:?}"
-    );
+    let found = verify(&open().unwrap(), &NoProgress, 100);
+    for (i, from, to) in changed {
+        assert!(
+            found.iter().any(|m| m.material == material
+                && m.index == i
+                && (m.stored, m.derived) == (Stored::Value(to), Stored::Value(from))),
+            "{i}: {from:?} stored as {to:?}: {found:?}"
+        );
+    }
 }
 
 /// Tables copied into memory within a budget: the smallest stone counts first, the rest left
