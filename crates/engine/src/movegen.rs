@@ -597,6 +597,23 @@ pub fn all_children(board: &Board, position: &Position, out: &mut Vec<Position>)
     );
 }
 
+/// Appends the position after every paika of `position` to `out`: its children, in the order
+/// of [`children`], when its side to move has no capture. For retrograde analysis, which knows
+/// that of the positions it checks and so need not look for captures first; paika lead to
+/// distinct positions.
+pub fn paika_children(board: &Board, position: &Position, out: &mut Vec<Position>) {
+    debug_assert!(!has_capture(board, position.mover, position.waiting));
+    visit_paika(
+        board,
+        position.mover,
+        position.waiting,
+        &mut ChildList {
+            parent: position,
+            children: out,
+        },
+    );
+}
+
 /// Appends the distinct positions that the turns of `position` lead to.
 pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let mut distinct = DistinctChildren {

@@ -6,7 +6,8 @@ mod common;
 use common::{random_position, Rng, BOARDS};
 use fanorona_engine::{
     canonical, children, count_turns, format_position, format_turn, hash,
-    movegen::paika_predecessors, parse_position, parse_turn, symmetries, turns, Board, Position,
+    movegen::{has_capture, paika_children, paika_predecessors},
+    parse_position, parse_turn, symmetries, turns, Board, Position,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -64,6 +65,17 @@ proptest! {
         children(&board, &position, &mut generated);
         prop_assert_eq!(generated.len(), distinct.len());
         prop_assert_eq!(generated.into_iter().collect::<BTreeSet<_>>(), distinct);
+    }
+
+    #[test]
+    fn paika_children_are_the_children_of_a_position_with_no_capture((board, position) in board_and_position()) {
+        let mut all = Vec::new();
+        children(&board, &position, &mut all);
+        if !has_capture(&board, position.mover, position.waiting) {
+            let mut paika = Vec::new();
+            paika_children(&board, &position, &mut paika);
+            prop_assert_eq!(paika, all);
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ use crate::index::{Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
 use checkpoint::{Stage, Sweeps};
-use fanorona_engine::movegen::{children, has_capture};
+use fanorona_engine::movegen::{children, has_capture, paika_children};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -839,7 +839,7 @@ impl<'a> Passer<'a> {
                 waiting,
                 side: Color::White,
             };
-            children(self.board, &position, &mut self.children);
+            paika_children(self.board, &position, &mut self.children);
             self.child_ends.push(self.children.len());
         }
         self.looks.clear();
