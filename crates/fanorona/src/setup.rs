@@ -1,10 +1,12 @@
-//! Choosing the position a command works on: `--board`, `--start` or `--position`.
+//! Choosing the position a command works on (`--board`, `--start` or `--position`), and the
+//! tables (`--tables`, `--blocked`, materials).
 
 use crate::output::CliError;
 use clap::{Args, ValueEnum};
 use fanorona_engine::{
     format_position, parse_position, parse_turn, Blocked, Board, Position, Rules, Start,
 };
+use fanorona_solver::Material;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -123,5 +125,19 @@ impl TableArgs {
             BlockedRule::Draw => Blocked::Draw,
         };
         Rules { blocked }
+    }
+}
+
+/// `4v4`: stones to move, `v`, stones waiting, each at least one.
+pub fn parse_material(text: &str) -> Result<Material, String> {
+    let counts = text
+        .split_once('v')
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .filter(|&(a, b)| a >= 1 && b >= 1);
+    match counts {
+        Some((a, b)) => Ok(Material::new(a, b)),
+        None => Err(format!(
+            "{text:?} is not a material: write stones to move, v, stones waiting, e.g. 4v4"
+        )),
     }
 }

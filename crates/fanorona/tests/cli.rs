@@ -1526,6 +1526,47 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     ]);
     assert_eq!(solved["table_stones"], 5);
     assert_eq!(solved["table_materials"], serde_json::json!(["3v3"]));
+    // Tables left out are not used: the partial layer, or a material of a complete layer,
+    // which then becomes partial; the value stays.
+    let solve_without = |materials: &str| {
+        json(&[
+            "solve",
+            "--position",
+            "WWW2/1B1B1/W2BB w",
+            "--tables",
+            dir_arg,
+            "--memory",
+            "16",
+            "--leave-out",
+            materials,
+            "--json",
+        ])
+    };
+    let without_3v3 = solve_without("3v3");
+    assert_eq!(without_3v3["table_stones"], 5);
+    assert_eq!(without_3v3["table_materials"], serde_json::json!([]));
+    let without_2v3 = solve_without("2v3,3v3");
+    assert_eq!(without_2v3["table_stones"], 4);
+    assert_eq!(
+        without_2v3["table_materials"],
+        serde_json::json!(["1v4", "3v2", "4v1"])
+    );
+    for solved_without in [&without_3v3, &without_2v3] {
+        assert_eq!(solved_without["value"], solved["value"]);
+    }
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x5",
+            "--leave-out",
+            "3x3",
+            "--tables",
+            dir_arg,
+        ],
+        2,
+        &["\"3x3\" is not a material"],
+    );
     // A material of another stone count is refused.
     refused(
         &[

@@ -59,6 +59,11 @@ impl<T> ByMaterial<T> {
         self.slots[slot] = Some((material, value));
     }
 
+    fn remove(&mut self, material: &Material) -> Option<T> {
+        let slot = self.slots.get_mut(Self::slot(material))?;
+        slot.take().map(|(_, value)| value)
+    }
+
     fn extend(&mut self, other: ByMaterial<T>) {
         for (material, value) in other.slots.into_iter().flatten() {
             self.insert(material, value);
@@ -815,6 +820,18 @@ impl Tables {
         let stones = material.stones();
         stones <= self.max_stones
             || (stones <= self.top_stones && self.tables.get(&material).is_some())
+    }
+
+    /// Stop using the table of `material` (if held): its positions are then not answered, as
+    /// if its file were missing, so that the stone counts it completed are partial from then
+    /// on. For a search that should not probe a table that does not fit in memory. False if
+    /// it was not held.
+    pub fn leave_out(&mut self, material: Material) -> bool {
+        let held = self.tables.remove(&material).is_some();
+        if held {
+            self.max_stones = self.max_stones.min(material.stones() - 1);
+        }
+        held
     }
 
     /// The materials above `max_stones` that are held (the partial layer), in order.

@@ -5,12 +5,12 @@ use crate::commands::solve_split::{run_split, SplitRequest};
 use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
-use crate::setup::{PositionArgs, TableArgs};
+use crate::setup::{parse_material, PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
 use fanorona_solver::{
     check_with_progress, remove_saved_searches, solve, take_into_store, Certificate, Content,
-    Counting, Limits, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
+    Counting, Limits, Material, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -33,6 +33,11 @@ pub struct SolveArgs {
     /// and whatever materials of the next stone count are there).
     #[arg(long, value_name = "N", default_value_t = 64)]
     stones: usize,
+    /// Leave these tables out, as if their files were missing (comma-separated materials,
+    /// e.g. `4v5,5v4`): for tables too large to keep in memory beside the searches, which
+    /// would otherwise be probed in their mapped files, from the disk.
+    #[arg(long, value_name = "AvB,…", value_delimiter = ',', value_parser = parse_material)]
+    leave_out: Vec<Material>,
     /// Write the certificate (bincode) to this file; it is checked before it is written. A
     /// name ending in .fnpack writes it packed (see `pack-proof`).
     #[arg(long, value_name = "FILE")]
@@ -323,6 +328,12 @@ impl SolveArgs {
             Content::Values,
             &self.tables.tables,
         )?;
+        for &material in &self.leave_out {
+            if !tables.leave_out(material) {
+                let name = format!("{}v{}", material.mover, material.waiting);
+                eprintln!("note: --leave-out {name}: no such table in the tables opened");
+            }
+        }
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
         // As many as leave room for the searches; the rest are probed in the mapped files.
         if !self.status {
@@ -330,7 +341,8 @@ impl SolveArgs {
                 Ok(0) => {}
                 Ok(mapped) => eprintln!(
                     "note: {:.1} GB of the largest tables left in their mapped files, to leave \
-                     memory for the searches",
+                     memory for the searches (probes there that miss the page cache read the \
+                     disk: --leave-out those tables if the searches slow down)",
                     mapped as f64 / 1e9
                 ),
                 Err(error) => eprintln!("note: probing the mapped files ({error})"),

@@ -3,7 +3,7 @@
 use crate::commands::tables_list::ListArgs;
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
-use crate::setup::TableArgs;
+use crate::setup::{parse_material, TableArgs};
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::retrograde::values_only::MAX_FRONTIER_BLOCK;
@@ -85,20 +85,6 @@ struct Scope {
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
-}
-
-/// `4v4`: stones to move, `v`, stones waiting, each at least one.
-fn parse_material(text: &str) -> Result<Material, String> {
-    let counts = text
-        .split_once('v')
-        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-        .filter(|&(a, b)| a >= 1 && b >= 1);
-    match counts {
-        Some((a, b)) => Ok(Material::new(a, b)),
-        None => Err(format!(
-            "{text:?} is not a material: write stones to move, v, stones waiting, e.g. 4v4"
-        )),
-    }
 }
 
 impl Scope {
