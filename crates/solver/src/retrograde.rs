@@ -676,6 +676,21 @@ pub(crate) fn canonical_predecessors(
     scratch: &mut Vec<Position>,
     forms: &mut Vec<(Bitboard, Bitboard)>,
 ) {
+    predecessor_forms(board, index, position, scratch, forms);
+    forms.sort_unstable();
+    forms.dedup();
+}
+
+/// The canonical forms of the paika predecessors of `position` (of `index`'s material), into
+/// `forms`, one per predecessor: two predecessors that are images of each other give the same
+/// form twice. `scratch` is working space.
+pub(crate) fn predecessor_forms(
+    board: &Board,
+    index: &MaterialIndex,
+    position: &Position,
+    scratch: &mut Vec<Position>,
+    forms: &mut Vec<(Bitboard, Bitboard)>,
+) {
     scratch.clear();
     paika_predecessors(board, position, scratch);
     let symmetries = index.symmetries();
@@ -685,8 +700,6 @@ pub(crate) fn canonical_predecessors(
             .iter()
             .map(|before| symmetries.canonical(before.mover, before.waiting)),
     );
-    forms.sort_unstable();
-    forms.dedup();
 }
 
 /// The slot of the system that holds the material of (mover, waiting).

@@ -35,7 +35,7 @@
 
 mod checkpoint;
 
-use super::{canonical_predecessors, captures_resumed, Checkpoints, Saver};
+use super::{captures_resumed, predecessor_forms, Checkpoints, Saver};
 use crate::file::TableError;
 use crate::index::{Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
@@ -736,13 +736,14 @@ impl<'a> Passer<'a> {
         }
     }
 
-    /// Pass the value of position `i` of slot `s` to each distinct canonical form among its
-    /// predecessors (later, with the rest of its batch).
+    /// Pass the value of position `i` of slot `s` to the canonical form of each of its
+    /// predecessors (later, with the rest of its batch). A form that two predecessors share
+    /// is passed the value twice, which decides nothing more: cheaper than finding them.
     fn pass_on(&mut self, s: usize, i: u64) {
         let slot = &self.slots[s];
         let child_code = slot.values.code(i);
         let (mover, waiting) = self.walks[s].position(i);
-        canonical_predecessors(
+        predecessor_forms(
             self.board,
             &slot.index,
             &Position {
@@ -753,9 +754,10 @@ impl<'a> Passer<'a> {
             &mut self.predecessors,
             &mut self.forms,
         );
+        // Every predecessor has the material with the sides swapped.
+        let t = slot_of(self.slots, waiting, mover);
+        let index = &self.slots[t].index;
         for &(mover, waiting) in &self.forms {
-            let t = slot_of(self.slots, mover, waiting);
-            let index = &self.slots[t].index;
             let (mover_rank, waiting_rank) = index.ranks_of_canonical(mover, waiting);
             index.prefetch_class(mover_rank);
             self.waiting.push(Waiting {
