@@ -1514,34 +1514,17 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("3x5-loss-2v4.fntb"));
     // Searches take the partial layer, and say so.
-    let solved = json(&[
-        "solve",
-        "--position",
-        "WWW2/1B1B1/W2BB w",
-        "--tables",
-        dir_arg,
-        "--memory",
-        "16",
-        "--json",
-    ]);
+    let solve = |more: &[&str]| {
+        let position = "WWW2/1B1B1/W2BB w";
+        let args = ["solve", "--position", position, "--tables", dir_arg];
+        json(&[&args[..], &["--memory", "16", "--json"], more].concat())
+    };
+    let solved = solve(&[]);
     assert_eq!(solved["table_stones"], 5);
     assert_eq!(solved["table_materials"], serde_json::json!(["3v3"]));
     // Tables left out are not used: the partial layer, or a material of a complete layer,
     // which then becomes partial; the value stays.
-    let solve_without = |materials: &str| {
-        json(&[
-            "solve",
-            "--position",
-            "WWW2/1B1B1/W2BB w",
-            "--tables",
-            dir_arg,
-            "--memory",
-            "16",
-            "--leave-out",
-            materials,
-            "--json",
-        ])
-    };
+    let solve_without = |materials: &str| solve(&["--leave-out", materials]);
     let without_3v3 = solve_without("3v3");
     assert_eq!(without_3v3["table_stones"], 5);
     assert_eq!(without_3v3["table_materials"], serde_json::json!([]));
