@@ -192,6 +192,16 @@ impl CaptureThreats {
         }
     }
 
+    /// The points from which a step onto `target` (one point) captures, whatever is there.
+    #[inline(always)]
+    pub fn stepping_into(&self, board: &Board, target: Bitboard) -> Bitboard {
+        let mut from = Bitboard::EMPTY;
+        for dir in Direction::ALL {
+            from |= board.pull(target, dir) & self.by_direction[dir.index()];
+        }
+        from
+    }
+
     /// Whether a stone of `mover` can capture, stepping to an empty point.
     #[inline(always)]
     pub fn any(&self, board: &Board, mover: Bitboard, empty: Bitboard) -> bool {
@@ -207,24 +217,54 @@ impl CaptureThreats {
 /// (now waiting) stepped one stone onto its current point from a neighbouring empty point, and
 /// had no capture at the time (else the paika was not legal). The un-moves of retrograde
 /// analysis; capture turns are not undone (they change the material).
+///
+/// Whether the side had a capture before its step is worked out from where its stones could
+/// capture now, for all un-moves at once, since an un-move changes two points only: its
+/// stone's point (empty before) and its origin (occupied before). A stone other than the one
+/// that stepped had a capture before if it could step into the point the stone arrived on and
+/// capture, or has a capture now into two empty points or more (at most one of them is the
+/// origin), or into one that is not the origin. The stone that stepped had one at its origin
+/// if it could capture from there into an empty point now, or by stepping back.
 pub fn paika_predecessors(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let (mover, waiting) = (position.mover, position.waiting);
     let empty = board.all() & !(mover | waiting);
     let threats = CaptureThreats::new(board, mover);
+    // The points from which a step into an empty point captures now: by one step or more, by
+    // two or more; and the points onto which a stone of the waiting side steps and captures.
+    let (mut once, mut twice, mut stepped_onto) =
+        (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+    for dir in Direction::ALL {
+        let capturing = board.pull(empty, dir) & threats.by_direction[dir.index()];
+        twice |= once & capturing;
+        once |= capturing;
+        stepped_onto |= board.shift(waiting & threats.by_direction[dir.index()], dir);
+    }
+    let (double, single) = (waiting & twice, waiting & once & !twice);
+    if double.count() > 1 {
+        return;
+    }
     for dir in Direction::ALL {
         // A stone now on `to` came from `to - dir`, which must be empty now.
-        let arrived = waiting & board.shift(empty, dir);
+        let mut arrived = waiting & board.shift(empty, dir) & !stepped_onto;
+        // Its origin (from which stepping back, or into an empty point, captures) ...
+        arrived &= !board.shift(once | threats.by_direction[dir.index()], dir);
+        // ... and no other stone with two captures.
+        if double.any() {
+            arrived &= double;
+        }
         for to in arrived.points() {
             let to = Bitboard::from_point(to);
             let from = board.pull(to, dir);
-            let before = waiting ^ to ^ from;
-            if !threats.any(board, before, empty ^ to ^ from) {
-                out.push(Position {
-                    mover: before,
-                    waiting: mover,
-                    side: position.side.other(),
-                });
+            // The other stones with one capture must each lose it: it went into the origin.
+            let others = single & !to;
+            if others.any() && (others & !threats.stepping_into(board, from)).any() {
+                continue;
             }
+            out.push(Position {
+                mover: waiting ^ to ^ from,
+                waiting: mover,
+                side: position.side.other(),
+            });
         }
     }
 }

@@ -3,11 +3,11 @@
 
 mod common;
 
-use common::{random_position, Rng, BOARDS};
+use common::{random_placement, random_position, Rng, BOARDS};
 use fanorona_engine::{
     canonical, children, count_turns, format_position, format_turn, hash,
     movegen::{has_capture, paika_children, paika_predecessors},
-    parse_position, parse_turn, symmetries, turns, Board, Position,
+    parse_position, parse_turn, symmetries, turns, Board, Direction, Position,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -115,5 +115,49 @@ proptest! {
     fn turn_parser_never_panics(text in "[a-z0-9AW\\-]{0,20}|\\PC{0,20}") {
         let board = Board::standard();
         let _ = parse_turn(&board, &Position::standard_start(&board), &text);
+    }
+}
+
+/// The un-moves of `position` by their definition: each stone of the side that just moved,
+/// taken back one step to an empty point, where its side then had no capture.
+fn predecessors_by_definition(board: &Board, position: &Position) -> Vec<Position> {
+    let (mover, waiting) = (position.mover, position.waiting);
+    let empty = board.all() & !(mover | waiting);
+    let mut found = Vec::new();
+    for dir in Direction::ALL {
+        for to in (waiting & board.shift(empty, dir)).points() {
+            let to = fanorona_engine::Bitboard::from_point(to);
+            let before = waiting ^ to ^ board.pull(to, dir);
+            if !has_capture(board, before, mover) {
+                found.push(Position {
+                    mover: before,
+                    waiting: mover,
+                    side: position.side.other(),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Un-moves worked out for all stones at once (from where the stones could capture now) are
+/// those of the definition, in the same order: on every board, from sparse to crowded.
+#[test]
+fn paika_predecessors_are_those_of_the_definition() {
+    let mut rng = Rng(0x5eed_0f_7ede);
+    for &(rows, columns) in &BOARDS {
+        let board = Board::new(rows, columns).unwrap();
+        for _ in 0..4000 {
+            let stones = 2 + rng.below(board.points() - 1);
+            let white = 1 + rng.below(stones - 1);
+            let position = random_placement(&board, &mut rng, white, stones - white);
+            let mut fast = Vec::new();
+            paika_predecessors(&board, &position, &mut fast);
+            assert_eq!(
+                fast,
+                predecessors_by_definition(&board, &position),
+                "{position:?}"
+            );
+        }
     }
 }
