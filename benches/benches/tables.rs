@@ -188,6 +188,38 @@ fn indexing(c: &mut Criterion) {
                 .fold(0, |a, i| a ^ i)
         })
     });
+    // The same positions under the board's symmetries in turn: most are not canonical, so
+    // the index must find their canonical images first (what every probe of a child does).
+    let symmetries = fanorona_engine::symmetries(&board);
+    let images: Vec<(_, _)> = positions
+        .iter()
+        .enumerate()
+        .map(|(k, &(mover, waiting))| {
+            let symmetry = &symmetries[k % symmetries.len()];
+            (symmetry.set(mover), symmetry.set(waiting))
+        })
+        .collect();
+    group.bench_function("slot-of-position/5x9-3v6-random-images", |b| {
+        b.iter(|| {
+            images
+                .iter()
+                .map(|&(mover, waiting)| index.index(black_box(mover), black_box(waiting)))
+                .fold(0, |a, i| a ^ i)
+        })
+    });
+    group.bench_function("canonical/5x9-3v6-random-images", |b| {
+        b.iter(|| {
+            images
+                .iter()
+                .map(|&(mover, waiting)| {
+                    let (m, w) = index
+                        .symmetries()
+                        .canonical(black_box(mover), black_box(waiting));
+                    m.0 ^ w.0
+                })
+                .fold(0, |a, x| a ^ x)
+        })
+    });
     group.finish();
 }
 

@@ -11,14 +11,30 @@ use crate::position::Position;
 
 /// One symmetry of a board, as a permutation of its points.
 ///
-/// Sets are mapped a byte at a time: `by_byte[k][b]` is the image of the points `8k..8k+8`
-/// selected by the bits of `b`, so a whole set costs at most eight lookups and ORs.
+/// Sets are mapped without tables (see [`SetMap`]): a few delta swaps and, for the symmetries
+/// that contain the half turn, a bit reversal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symmetry {
     name: &'static str,
     image: Vec<Point>,
-    by_byte: Box<[[u64; 256]; 8]>,
+    set_map: SetMap,
 }
+
+/// How a symmetry maps a set of points: its delta swaps in order (each exchanges the points
+/// of `mask` with those `delta` above them), then, if `reverse`, the half turn. Points are
+/// numbered rank by rank, so the half turn (point p to N − 1 − p) is a reversal of the N
+/// bits; it commutes with every symmetry, so it can always come last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SetMap {
+    swaps: [(u32, u64); MAX_SWAPS],
+    count: usize,
+    reverse: bool,
+    /// 64 − N: how far a reversed set is shifted down.
+    shift: u32,
+}
+
+/// The most delta swaps a symmetry takes: a transpose of a 7x7 board (6) and a mirror (3).
+const MAX_SWAPS: usize = 10;
 
 impl Symmetry {
     pub fn name(&self) -> &'static str {
@@ -31,15 +47,7 @@ impl Symmetry {
 
     #[inline]
     pub fn set(&self, set: Bitboard) -> Bitboard {
-        let mut image = 0;
-        let mut rest = set.0;
-        let mut byte = 0;
-        while rest != 0 {
-            image |= self.by_byte[byte][(rest & 0xff) as usize];
-            rest >>= 8;
-            byte += 1;
-        }
-        Bitboard(image)
+        Bitboard(self.set_map.apply(set.0))
     }
 
     /// Whether this is the identity.
@@ -74,19 +82,46 @@ impl Symmetry {
 /// A coordinate map: (file, rank, last file, last rank) to (file, rank).
 type CoordinateMap = fn(usize, usize, usize, usize) -> (usize, usize);
 
-const RECTANGLE_MAPS: [(&str, CoordinateMap); 4] = [
-    ("identity", |f, r, _, _| (f, r)),
-    ("mirror files", |f, r, w, _| (w - f, r)),
-    ("mirror ranks", |f, r, _, h| (f, h - r)),
-    ("half turn", |f, r, w, h| (w - f, h - r)),
+/// The symmetries that the others are composed of, as set maps (see [`SetMap::of`]).
+#[derive(Clone, Copy)]
+enum Generator {
+    MirrorFiles,
+    MirrorRanks,
+    HalfTurn,
+    Transpose,
+}
+
+use Generator::*;
+
+/// A symmetry: its name, its map of coordinates, and the generators that compose it (the
+/// first applied first).
+type Definition = (&'static str, CoordinateMap, &'static [Generator]);
+
+const RECTANGLE_MAPS: [Definition; 4] = [
+    ("identity", |f, r, _, _| (f, r), &[]),
+    ("mirror files", |f, r, w, _| (w - f, r), &[MirrorFiles]),
+    ("mirror ranks", |f, r, _, h| (f, h - r), &[MirrorRanks]),
+    ("half turn", |f, r, w, h| (w - f, h - r), &[HalfTurn]),
 ];
 
 /// Only on square boards, where the last file equals the last rank.
-const SQUARE_MAPS: [(&str, CoordinateMap); 4] = [
-    ("transpose", |f, r, _, _| (r, f)),
-    ("anti-transpose", |f, r, w, h| (h - r, w - f)),
-    ("quarter turn", |f, r, _, h| (h - r, f)),
-    ("three-quarter turn", |f, r, w, _| (r, w - f)),
+const SQUARE_MAPS: [Definition; 4] = [
+    ("transpose", |f, r, _, _| (r, f), &[Transpose]),
+    (
+        "anti-transpose",
+        |f, r, w, h| (h - r, w - f),
+        &[Transpose, HalfTurn],
+    ),
+    (
+        "quarter turn",
+        |f, r, _, h| (h - r, f),
+        &[Transpose, MirrorFiles],
+    ),
+    (
+        "three-quarter turn",
+        |f, r, w, _| (r, w - f),
+        &[Transpose, MirrorRanks],
+    ),
 ];
 
 /// All symmetries of `board`, the identity first.
@@ -95,32 +130,105 @@ pub fn symmetries(board: &Board) -> Vec<Symmetry> {
     let maps = RECTANGLE_MAPS
         .iter()
         .chain(SQUARE_MAPS.iter().filter(|_| square));
-    maps.map(|&(name, map)| {
+    maps.map(|&(name, map, generators)| {
         let image = permutation(board, map);
-        let by_byte = byte_tables(&image);
+        let set_map = SetMap::of(board, generators);
+        // Delta swaps and a reversal move single points, so agreeing with the permutation on
+        // every point is agreeing on every set.
+        for (point, &to) in image.iter().enumerate() {
+            assert_eq!(
+                set_map.apply(1 << point),
+                1 << to,
+                "{name} of point {point}"
+            );
+        }
         Symmetry {
             name,
             image,
-            by_byte,
+            set_map,
         }
     })
     .collect()
 }
 
-/// The image of every byte-sized group of points (see [`Symmetry`]).
-fn byte_tables(image: &[Point]) -> Box<[[u64; 256]; 8]> {
-    let mut tables = Box::new([[0u64; 256]; 8]);
-    for (byte, table) in tables.iter_mut().enumerate() {
-        for (bits, entry) in table.iter_mut().enumerate() {
-            for bit in 0..8 {
-                let point = byte * 8 + bit;
-                if bits >> bit & 1 != 0 && point < image.len() {
-                    *entry |= 1 << image[point];
-                }
+impl SetMap {
+    /// The map of the composition of `generators` on `board`.
+    fn of(board: &Board, generators: &[Generator]) -> SetMap {
+        let mut map = SetMap {
+            swaps: [(0, 0); MAX_SWAPS],
+            count: 0,
+            reverse: false,
+            shift: 64 - board.points() as u32,
+        };
+        for generator in generators {
+            // Either mirror is also the other one and the half turn: the fewer swaps win.
+            let (files, ranks) = (mirror_files(board), mirror_ranks(board));
+            let (swaps, reverse) = match generator {
+                MirrorFiles if ranks.len() < files.len() => (ranks, true),
+                MirrorFiles => (files, false),
+                MirrorRanks if files.len() < ranks.len() => (files, true),
+                MirrorRanks => (ranks, false),
+                HalfTurn => (Vec::new(), true),
+                Transpose => (transpose(board), false),
+            };
+            for swap in swaps {
+                map.swaps[map.count] = swap;
+                map.count += 1;
             }
+            map.reverse ^= reverse;
         }
+        map
     }
-    tables
+
+    #[inline]
+    fn apply(&self, mut set: u64) -> u64 {
+        for &(delta, mask) in &self.swaps[..self.count] {
+            let differ = ((set >> delta) ^ set) & mask;
+            set ^= differ ^ (differ << delta);
+        }
+        if self.reverse {
+            set = set.reverse_bits() >> self.shift;
+        }
+        set
+    }
+}
+
+/// The points of `board` whose (file, rank) satisfy `keep`, as a mask.
+fn points_where(board: &Board, keep: impl Fn(usize, usize) -> bool) -> u64 {
+    (0..board.points() as Point)
+        .filter(|&p| keep(board.file(p), board.rank(p)))
+        .fold(0, |mask, p| mask | 1 << p)
+}
+
+/// File f exchanged with file w − f, for each file f left of the middle.
+fn mirror_files(board: &Board) -> Vec<(u32, u64)> {
+    let w = board.columns() - 1;
+    (0..board.columns() / 2)
+        .map(|f| ((w - 2 * f) as u32, points_where(board, |file, _| file == f)))
+        .collect()
+}
+
+/// Rank r exchanged with rank h − r, for each rank r below the middle.
+fn mirror_ranks(board: &Board) -> Vec<(u32, u64)> {
+    let (h, width) = (board.rows() - 1, board.columns());
+    (0..board.rows() / 2)
+        .map(|r| {
+            let delta = ((h - 2 * r) * width) as u32;
+            (delta, points_where(board, |_, rank| rank == r))
+        })
+        .collect()
+}
+
+/// On a square board of side n, (f, r) exchanged with (r, f): a point d files right of the
+/// diagonal is d(n − 1) points below its image.
+fn transpose(board: &Board) -> Vec<(u32, u64)> {
+    let n = board.columns();
+    (1..n)
+        .map(|d| {
+            let delta = (d * (n - 1)) as u32;
+            (delta, points_where(board, |file, rank| file == rank + d))
+        })
+        .collect()
 }
 
 fn permutation(board: &Board, map: CoordinateMap) -> Vec<Point> {
@@ -174,7 +282,7 @@ mod tests {
 
     #[test]
     fn sets_map_point_by_point() {
-        for (rows, columns) in [(5, 9), (3, 3), (7, 9), (3, 21)] {
+        for (rows, columns) in [(5, 9), (3, 3), (5, 5), (7, 7), (7, 9), (3, 21), (21, 3)] {
             let board = Board::new(rows, columns).unwrap();
             let mut seed = 0x1234_5678_9abc_def0u64;
             for symmetry in symmetries(&board) {
@@ -186,6 +294,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_board_maps_sets_as_its_points() {
+        // `symmetries` checks each set map against its permutation, point by point.
+        let boards = (3..64).step_by(2).flat_map(|rows| {
+            (3..64)
+                .step_by(2)
+                .filter_map(move |columns| Board::new(rows, columns).ok())
+        });
+        let mut count = 0;
+        for board in boards {
+            let square = board.rows() == board.columns();
+            assert_eq!(symmetries(&board).len(), if square { 8 } else { 4 });
+            count += 1;
+        }
+        assert_eq!(
+            count, 29,
+            "the odd boards of at least 3 and at most 64 points"
+        );
     }
 
     #[test]
