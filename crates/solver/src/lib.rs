@@ -53,6 +53,6 @@ pub use tables::{
     ProbeError, Tables,
 };
 pub use verify::{
-    material_stats, state_path, verify, verify_materials, MaterialStats, Mismatch, Stored,
-    VerifyControl,
+    material_stats, materials_probed, state_path, verify, verify_materials, MaterialStats,
+    Mismatch, Stored, VerifyControl,
 };

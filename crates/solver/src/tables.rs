@@ -77,10 +77,6 @@ impl<T> ByMaterial<T> {
         }
     }
 
-    fn iter_mut(&mut self) -> impl Iterator<Item = (&Material, &mut T)> {
-        self.slots.iter_mut().flatten().map(|(m, v)| (&*m, v))
-    }
-
     fn values(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().flatten().map(|(_, v)| v)
     }
@@ -734,15 +730,30 @@ impl Tables {
     pub fn load_into_memory_within(&mut self, budget: u64) -> Result<u64, TableError> {
         let mut order: Vec<(usize, u64, Material)> = self
             .tables
-            .iter_mut()
-            .filter_map(|(material, (_, entries))| match entries {
-                Entries::File(file) => Some((material.stones(), file.mapped_bytes(), *material)),
-                Entries::Memory(_) => None,
+            .keys()
+            .filter_map(|material| {
+                let bytes = self.mapped_bytes(material)?;
+                Some((material.stones(), bytes, material))
             })
             .collect();
         order.sort_unstable();
+        let materials: Vec<Material> = order.iter().map(|&(_, _, material)| material).collect();
+        self.load_materials_into_memory(&materials, budget)
+    }
+
+    /// Copy the files of `materials` into memory in that order, each that fits in what is
+    /// left of `budget` bytes (see [`Tables::load_into_memory`]); materials not held, or
+    /// already in memory, are passed over. Returns the bytes of those left mapped.
+    pub fn load_materials_into_memory(
+        &mut self,
+        materials: &[Material],
+        budget: u64,
+    ) -> Result<u64, TableError> {
         let (mut copied, mut mapped) = (0u64, 0u64);
-        for (_, bytes, material) in order {
+        for &material in materials {
+            let Some(bytes) = self.mapped_bytes(material) else {
+                continue;
+            };
             if copied + bytes > budget {
                 mapped += bytes;
                 continue;
@@ -751,6 +762,14 @@ impl Tables {
             self.load_one_into_memory(material)?;
         }
         Ok(mapped)
+    }
+
+    /// The bytes of the mapped file of `material`; none if it is in memory or not held.
+    fn mapped_bytes(&self, material: Material) -> Option<u64> {
+        match self.tables.get(&material) {
+            Some((_, Entries::File(file))) => Some(file.mapped_bytes()),
+            _ => None,
+        }
     }
 
     /// Copy the file of `material` into memory.

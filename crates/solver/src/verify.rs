@@ -322,6 +322,26 @@ struct Batch<'a> {
     found: Vec<Mismatch>,
 }
 
+/// The materials whose tables a verification of `checked` probes: those materials (their
+/// stored entries, and their swaps' for the children of a paika), then the materials their
+/// children are in after a capture (stones of the side that waited fewer, the sides swapped),
+/// largest first.
+pub fn materials_probed(checked: &[Material]) -> Vec<Material> {
+    let paika = checked.iter().flat_map(|&m| [m, m.swapped()]);
+    let mut captures: Vec<Material> = checked
+        .iter()
+        .flat_map(|m| (1..m.waiting).map(move |left| Material::new(left, m.mover)))
+        .collect();
+    captures.sort_by_key(|m| std::cmp::Reverse(m.stones()));
+    let mut probed = Vec::new();
+    for material in paika.chain(captures) {
+        if !probed.contains(&material) {
+            probed.push(material);
+        }
+    }
+    probed
+}
+
 /// Whether `material` is checked by its values alone, one ply deep: when its table has no
 /// distances, or a table its children may be in (its own system's, or one of fewer stones)
 /// has none, so that its distances cannot be derived.
@@ -661,5 +681,50 @@ fn longer(a: (u16, Option<u64>), b: (u16, Option<u64>)) -> (u16, Option<u64>) {
             std::cmp::Ordering::Equal if slot_a <= slot_b => a,
             std::cmp::Ordering::Equal => b,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_engine::hash::mix;
+    use fanorona_engine::Board;
+
+    #[test]
+    fn the_children_of_checked_positions_are_in_the_materials_probed() {
+        let board = Board::new(5, 5).unwrap();
+        for checked in [
+            vec![Material::new(3, 2), Material::new(2, 3)],
+            vec![Material::new(4, 4)],
+            vec![Material::new(2, 4)],
+        ] {
+            let probed = materials_probed(&checked);
+            assert_eq!(&probed[..checked.len()], &checked[..], "checked first");
+            let mut seed = 7;
+            let mut children_seen = 0;
+            for &material in &checked {
+                let index = MaterialIndex::new(&board, material);
+                for _ in 0..2_000 {
+                    seed = mix(seed);
+                    let (mover, waiting) = index.position(seed % index.size());
+                    let position = Position {
+                        mover,
+                        waiting,
+                        side: Color::White,
+                    };
+                    let mut kids = Vec::new();
+                    children(&board, &position, &mut kids);
+                    for child in kids.iter().filter(|c| !c.mover.is_empty()) {
+                        let of = Material::of(child.mover, child.waiting);
+                        assert!(
+                            probed.contains(&of),
+                            "{of:?} of {material:?} not in {probed:?}"
+                        );
+                        children_seen += 1;
+                    }
+                }
+            }
+            assert!(children_seen > 2_000);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! `fanorona solve`: a position's game value by proof-number search over the endgame tables,
 //! with a certificate on request.
 
+use crate::commands::available_memory;
 use crate::commands::solve_split::{run_split, SplitRequest};
 use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
@@ -869,14 +870,6 @@ fn print_human(report: &SolveReport) {
     if let (Some(path), Some(size)) = (&report.certificate, report.certificate_positions) {
         println!("proof     {path}: {size} strategy positions, checked");
     }
-}
-
-/// The memory the system says is available now (`MemAvailable` in `/proc/meminfo`), in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes << 10)
 }
 
 #[cfg(test)]
