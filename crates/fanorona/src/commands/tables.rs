@@ -33,7 +33,8 @@ enum TablesCommand {
     /// Re-derive every entry of every file from its successors and report any mismatch; check
     /// each value file against its entry file. What is checked is saved as it goes (beside the
     /// tables, as `.fnverify`): a verification stopped with Ctrl-C, or killed, goes on from
-    /// there when run again.
+    /// there when run again. The tables it probes are copied into memory first, as far as the
+    /// memory available allows.
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
     Stats(Scope),
