@@ -1066,6 +1066,84 @@ fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
 }
 
 #[test]
+fn positions_from_a_file_are_solved_together_with_their_certificates() {
+    let dir = scratch("solve-positions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "BBBBB/BW1BW/WWWWW w";
+    let moves = json(&["moves", "--position", start, "--json"]);
+    let after = moves["turns"][0]["result"].as_str().unwrap().to_string();
+    let file = dir.join("positions.txt");
+    std::fs::write(
+        &file,
+        format!("# two 3x5 positions\n{start}\n\n  {after}\n"),
+    )
+    .unwrap();
+    let proofs = dir.join("proofs");
+    let report = json(&[
+        "solve",
+        "--positions",
+        file.to_str().unwrap(),
+        "--parallel",
+        "2",
+        "--memory",
+        "16",
+        "--certificate",
+        proofs.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(report["board"], "3x5");
+    let solved = report["positions"].as_array().unwrap();
+    let lines: Vec<u64> = solved.iter().map(|p| p["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [2, 4]);
+    for (entry, fen) in solved.iter().zip([start, after.as_str()]) {
+        assert_eq!(entry["position"], fen);
+        // The same value as the position solved alone, and a certificate that says so.
+        let alone = json(&["solve", "--position", fen, "--memory", "16", "--json"]);
+        assert_eq!(entry["value"], alone["value"], "{fen}");
+        let proof = proofs.join(format!("line-{}.proof", entry["line"]));
+        assert_eq!(entry["certificate"], proof.to_str().unwrap());
+        let checked = json(&["check-proof", proof.to_str().unwrap(), "--json"]);
+        assert_eq!(checked["value"], entry["value"], "{fen}");
+    }
+    // A line that is no position is named; so is a second board, and a file with none.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, format!("{start}\nBBBBB/BW1BX/WWWWW w\n")).unwrap();
+    refused(
+        &["solve", "--positions", bad.to_str().unwrap()],
+        2,
+        &["line 2"],
+    );
+    std::fs::write(&bad, format!("{start}\nBBB/B1W/WWW w\n")).unwrap();
+    refused(
+        &["solve", "--positions", bad.to_str().unwrap()],
+        2,
+        &["line 2", "3x3", "3x5"],
+    );
+    std::fs::write(&bad, "# nothing\n\n").unwrap();
+    refused(
+        &["solve", "--positions", bad.to_str().unwrap()],
+        2,
+        &["no position"],
+    );
+    let missing = dir.join("missing.txt");
+    refused(
+        &["solve", "--positions", missing.to_str().unwrap()],
+        2,
+        &["missing.txt"],
+    );
+    refused(
+        &[
+            "solve",
+            "--positions",
+            file.to_str().unwrap(),
+            "--each-turn",
+        ],
+        2,
+        &[],
+    );
+}
+
+#[test]
 fn each_turn_values_agree_with_the_start_and_their_certificates() {
     let dir = scratch("solve-each-turn");
     let proofs = dir.join("proofs");

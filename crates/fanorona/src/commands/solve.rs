@@ -8,7 +8,9 @@ use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{parse_material, PositionArgs, TableArgs};
 use clap::{Args, ValueEnum};
-use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
+use fanorona_engine::{
+    format_position, format_turn, parse_position, turns, Board, Color, Position, Rules,
+};
 use fanorona_solver::{
     check_with_progress, remove_saved_searches, solve, take_into_store, Certificate, Content,
     Counting, Limits, Material, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
@@ -85,10 +87,21 @@ pub struct SolveArgs {
         requires = "each_turn"
     )]
     turns: Vec<String>,
-    /// With --each-turn: how many of those positions to solve at once, each with its own
+    /// With --each-turn or --positions: how many of those positions to solve at once, each with its own
     /// searches and --memory tables, all sharing one copy of the endgame tables.
     #[arg(long, value_name = "N", default_value_t = 1)]
     parallel: usize,
+    /// Solve every position listed in FILE instead (one per line in notation, all of one
+    /// board; blank lines and lines starting with # are skipped), --parallel at a time, all
+    /// sharing one copy of the endgame tables: several long questions over large tables in
+    /// the memory of one. --certificate is then a directory (one line-N.proof each, N the
+    /// line of the file), and --state keeps each position's searches as it would alone.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["each_turn", "split", "position", "after"]
+    )]
+    positions: Option<PathBuf>,
     /// Answer by splitting: search the position after each turn apart (--max-nodes and
     /// --memory each, --parallel at once), split again the open position the question is
     /// nearest to settling through (best first, by the searches' numbers), up to --split-depth
@@ -186,6 +199,19 @@ fn turn_bound(solution: &Solution) -> Option<&'static str> {
     }
 }
 
+/// For the side to move, what the searches bound the value to where they did not settle it
+/// (the reverse of [`turn_bound`], which is for the player who made the turn before).
+fn mover_bound(solution: &Solution) -> Option<&'static str> {
+    if solution.value.is_some() {
+        return None;
+    }
+    match (solution.mover_wins, solution.waiting_wins) {
+        (Outcome::Disproven, _) => Some("draw or worse"),
+        (_, Outcome::Disproven) => Some("draw or better"),
+        _ => None,
+    }
+}
+
 /// "yes", "no" or "unknown": a search's or a split's answer to its question.
 pub(crate) fn outcome_name(outcome: Outcome) -> &'static str {
     match outcome {
@@ -208,8 +234,17 @@ impl SolveArgs {
     }
 
     pub fn run(&self) -> Result<(), CliError> {
-        let (board, position) = self.position.resolve()?;
-        let roots = self.roots(&board, &position)?;
+        let (board, position, roots) = match &self.positions {
+            Some(file) => {
+                let (board, roots) = read_positions(file)?;
+                (board, roots[0].position, roots)
+            }
+            None => {
+                let (board, position) = self.position.resolve()?;
+                let roots = self.roots(&board, &position)?;
+                (board, position, roots)
+            }
+        };
         if let (true, false, Some(directory)) = (self.status, self.split, &self.state) {
             return self.print_saved_searches(&board, roots, directory);
         }
@@ -258,6 +293,8 @@ impl SolveArgs {
         let searched = self.certify_and_report(&setup, &tables, &roots, solved)?;
         if self.each_turn {
             self.print_each_turn(&board, &position, &searched.reports);
+        } else if self.positions.is_some() {
+            self.print_positions(&board, &searched.reports);
         } else if self.json {
             print_json(&searched.reports[0].2);
         } else {
@@ -297,7 +334,7 @@ impl SolveArgs {
     /// hours of search, not after.
     fn make_directories(&self) -> Result<(), CliError> {
         let certificates = self.certificate.as_deref().and_then(|path| {
-            if self.each_turn {
+            if self.each_turn || self.positions.is_some() {
                 Some(path)
             } else {
                 path.parent()
@@ -423,10 +460,8 @@ impl SolveArgs {
                     continue;
                 }
                 Some((Err(error), _)) => {
-                    let after = root.turns.first().map(|turn| format!("after {turn}: "));
-                    searched
-                        .failed
-                        .push(format!("{}{error}", after.unwrap_or_default()));
+                    let label = root.label().unwrap_or_default();
+                    searched.failed.push(format!("{label}{error}"));
                     continue;
                 }
                 Some((Ok(solution), seconds)) => (solution, seconds),
@@ -484,6 +519,14 @@ impl SolveArgs {
         let which = if self.each_turn {
             let turns: Vec<&str> = unsettled.iter().map(|r| r.turns[0].as_str()).collect();
             format!(" (after {})", turns.join(", "))
+        } else if self.positions.is_some() {
+            let lines: Vec<String> = unsettled
+                .iter()
+                .filter_map(|r| r.line)
+                .map(|l| l.to_string())
+                .collect();
+            let plural = if lines.len() == 1 { "" } else { "s" };
+            format!(" (line{plural} {} of the file)", lines.join(", "))
         } else {
             String::new()
         };
@@ -535,6 +578,7 @@ impl SolveArgs {
         if !self.each_turn {
             return Ok(vec![Root {
                 turns: Vec::new(),
+                line: None,
                 position: *position,
             }]);
         }
@@ -545,6 +589,7 @@ impl SolveArgs {
                 Some(root) => root.turns.push(notation),
                 None => roots.push(Root {
                     turns: vec![notation],
+                    line: None,
                     position: turn.result,
                 }),
             }
@@ -571,10 +616,50 @@ impl SolveArgs {
     /// the turn in that directory.
     fn certificate_path(&self, root: &Root) -> Option<PathBuf> {
         let given = self.certificate.as_ref()?;
-        Some(match root.turns.first() {
-            Some(turn) if self.each_turn => given.join(format!("{turn}.proof")),
+        Some(match (root.turns.first(), root.line) {
+            (Some(turn), _) if self.each_turn => given.join(format!("{turn}.proof")),
+            (_, Some(line)) => given.join(format!("line-{line}.proof")),
             _ => given.clone(),
         })
+    }
+
+    /// The reports of --positions, one a line of the file.
+    fn print_positions(&self, board: &Board, reports: &[(&Root, Solution, SolveReport)]) {
+        let rows: Vec<LineReport> = reports
+            .iter()
+            .map(|(root, solution, report)| LineReport {
+                line: root.line.unwrap_or(0),
+                bound: mover_bound(solution),
+                search: report,
+            })
+            .collect();
+        if self.json {
+            print_json(&PositionsReport {
+                board: board.size_name(),
+                positions: rows,
+            });
+            return;
+        }
+        println!(
+            "{:>5}  {:<14} {:>16} {:>10}  position",
+            "line", "for the mover", "nodes", "seconds"
+        );
+        for row in &rows {
+            let report = row.search;
+            println!(
+                "{:>5}  {:<14} {:>16} {:>10.1}  {}{}",
+                row.line,
+                row.bound.unwrap_or(report.value),
+                report.nodes,
+                report.seconds,
+                report.position,
+                report
+                    .certificate
+                    .as_deref()
+                    .map(|c| format!("  (certificate {c})"))
+                    .unwrap_or_default()
+            );
+        }
     }
 
     fn print_each_turn(
@@ -636,10 +721,74 @@ struct Searched<'r> {
     failed: Vec<String>,
 }
 
-/// A position to solve and the turns (of --each-turn) that lead to it.
+/// A position to solve and the turns (of --each-turn) that lead to it, or its line in the
+/// file of --positions.
 struct Root {
     turns: Vec<String>,
+    line: Option<usize>,
     position: Position,
+}
+
+impl Root {
+    /// What notes and errors about this root start with, where there are several.
+    fn label(&self) -> Option<String> {
+        match (self.turns.first(), self.line) {
+            (Some(turn), _) => Some(format!("after {turn}: ")),
+            (None, Some(line)) => Some(format!("line {line}: ")),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The positions of a --positions file, each with its line number, and their board.
+fn read_positions(file: &Path) -> Result<(Board, Vec<Root>), CliError> {
+    let named =
+        |message: String| CliError::Input(format!("--positions {}: {message}", file.display()));
+    let text = std::fs::read_to_string(file).map_err(|e| named(e.to_string()))?;
+    let mut board_and_roots: Option<(Board, Vec<Root>)> = None;
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let (board, position) =
+            parse_position(text).map_err(|e| named(format!("line {line_number}: {e}")))?;
+        let root = Root {
+            turns: Vec::new(),
+            line: Some(line_number),
+            position,
+        };
+        match &mut board_and_roots {
+            None => board_and_roots = Some((board, vec![root])),
+            Some((first, _)) if first.size_name() != board.size_name() => {
+                return Err(named(format!(
+                    "line {line_number}: a {} position, where the first is {} (the positions of a file share one board)",
+                    board.size_name(),
+                    first.size_name()
+                )));
+            }
+            Some((_, roots)) => roots.push(root),
+        }
+    }
+    board_and_roots.ok_or_else(|| named("no position in it".into()))
+}
+
+#[derive(Serialize)]
+struct PositionsReport<'a> {
+    board: String,
+    positions: Vec<LineReport<'a>>,
+}
+
+#[derive(Serialize)]
+struct LineReport<'a> {
+    /// The line of the --positions file.
+    line: usize,
+    /// Where the value is unknown but one search answered "no": "draw or better" or "draw or
+    /// worse", for the side to move.
+    bound: Option<&'static str>,
+    #[serde(flatten)]
+    search: &'a SolveReport,
 }
 
 #[derive(Serialize)]
@@ -690,7 +839,7 @@ fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Option
                 // With several roots, each one's notes say which it is.
                 let labelled = Labelled {
                     inner: setup.progress,
-                    label: roots[i].turns.first().map(|turn| format!("after {turn}: ")),
+                    label: roots[i].label(),
                 };
                 let setup = SolveSetup {
                     progress: &labelled,
