@@ -977,9 +977,13 @@ impl<'a> Splitter<'a> {
 /// its claims is the settled answer of one question at its root, a win of the strategist
 /// "can it force a win?" yes, a hold "can the other side?" no. The store then answers those
 /// questions there like any of its own, and the split joins the certificate when the
-/// question above settles. The certificate is checked first, and must be of `setup`'s board,
-/// rules and tables (the split reads back only certificates of its own tables). Returns the
-/// root and, per claim, the side asked about and the answer.
+/// question above settles. The certificate must be of `setup`'s board and rules, and of
+/// tables the split's reach too (the same, or fewer stones and materials: a search over the
+/// 8-stone layer answers for a split over the 9-stone tables as well). It is taken as one of
+/// the split's tables, since the split reads back only certificates of its own, and checked
+/// so: where it has a position within the larger reach, that table's verified value must
+/// agree with the strategy, or it is refused. Returns the root and, per claim, the side asked
+/// about and the answer.
 pub fn take_into_store(
     directory: &Path,
     setup: &SolveSetup,
@@ -987,22 +991,31 @@ pub fn take_into_store(
 ) -> Result<(Position, Vec<(Color, Outcome)>), SolveError> {
     let root = certificate.root.position();
     let (stones, materials) = table_reach(setup.tables);
+    let game = |c: &Certificate| (c.rows, c.columns, c.blocked);
     let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
-    let header = |c: &Certificate| {
-        let reach = (c.table_stones, c.table_materials.clone());
-        (c.rows, c.columns, c.blocked, reach)
-    };
-    if header(certificate) != header(&expected) {
+    let within_reach = certificate.table_stones <= expected.table_stones
+        && certificate.table_materials.iter().all(|&(mover, waiting)| {
+            (mover + waiting) as usize <= stones
+                || expected.table_materials.contains(&(mover, waiting))
+        });
+    if game(certificate) != game(&expected) || !within_reach {
         return Err(SolveError(format!(
-            "a certificate of {}x{} with tables of {} stones, not of this split's {} with {} stones \
-             and its rules",
+            "a certificate of {}x{} with tables of {} stones{}, not of this split's {} with {} \
+             stones{} (or fewer) and its rules",
             certificate.rows,
             certificate.columns,
             certificate.table_stones,
+            materials_named(&certificate.table_materials),
             setup.board.size_name(),
-            stones
+            stones,
+            materials_named(&expected.table_materials),
         )));
     }
+    let certificate = &Certificate {
+        table_stones: expected.table_stones,
+        table_materials: expected.table_materials,
+        ..certificate.clone()
+    };
     crate::check::check(certificate, setup.tables)
         .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
     std::fs::create_dir_all(directory)
@@ -1030,6 +1043,15 @@ pub fn take_into_store(
         answered.push((side, outcome));
     }
     Ok((root, answered))
+}
+
+/// " and 4v5, 5v4" for a certificate's partial layer, "" for none.
+fn materials_named(materials: &[(u8, u8)]) -> String {
+    if materials.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = materials.iter().map(|(m, w)| format!("{m}v{w}")).collect();
+    format!(" and {}", names.join(", "))
 }
 
 /// The answer at a position from its searches in the two passes of a batch (`small` and

@@ -260,6 +260,24 @@ fn a_certificate_found_apart_is_checked_taken_into_the_store_and_read_back_unsea
         (recalled.searches, recalled.nodes, recalled.recalled),
         (0, 0, 1)
     );
+
+    // A certificate of fewer tables (none here) answers for a split over more: taken, checked
+    // against the split's tables, and read back as one of its own.
+    let mut bare = solve_setup(&board, None, 50_000_000);
+    bare.limits.memory = 64 << 20;
+    bare.only = Some(Color::White);
+    let without_tables = solve(&bare, &start).unwrap().certificate.unwrap();
+    assert_eq!(without_tables.table_stones, 0);
+    let other_store = tempfile::tempdir().unwrap();
+    let taken = take_into_store(other_store.path(), &small, &without_tables).unwrap();
+    assert_eq!(taken, (start, vec![(Color::White, Outcome::Proven)]));
+    let over_tables = split_setup(small, Color::White, 0, Some(other_store.path()));
+    let recalled = split(&over_tables, &start).unwrap();
+    assert_eq!(
+        checked(&recalled, Some(&tables), Color::White, &start),
+        Outcome::Proven
+    );
+    assert_eq!((recalled.searches, recalled.recalled), (0, 1));
 }
 
 #[test]

@@ -288,7 +288,8 @@ impl SolveArgs {
         };
         self.warn_of_too_little_room(searches * self.parallel.min(roots.len()) as u64);
         bar.phase_of(phase, roots.len() as u64 * searches * self.max_nodes);
-        let solved = solve_each(&setup, &roots, self.parallel);
+        let certificate_of = |root: &Root| self.certificate_path(root);
+        let solved = solve_each(&setup, &roots, self.parallel, &certificate_of);
         bar.finish();
         let searched = self.certify_and_report(&setup, &tables, &roots, solved)?;
         if self.each_turn {
@@ -454,20 +455,26 @@ impl SolveArgs {
             failed: Vec::new(),
         };
         for (root, solved) in roots.iter().zip(solved) {
-            let (solution, seconds) = match solved {
+            let (solution, seconds, written) = match solved {
                 None => {
                     searched.not_started.push(root);
                     continue;
                 }
-                Some((Err(error), _)) => {
+                Some(Solved {
+                    solution: Err(error),
+                    ..
+                }) => {
                     let label = root.label().unwrap_or_default();
                     searched.failed.push(format!("{label}{error}"));
                     continue;
                 }
-                Some((Ok(solution), seconds)) => (solution, seconds),
+                Some(Solved {
+                    solution: Ok(solution),
+                    seconds,
+                    written,
+                }) => (solution, seconds, written?),
             };
             let certificate = self.certificate_path(root);
-            let written = certify(&solution, setup.tables, certificate.as_deref())?;
             if let (Some(_), Some(directory)) = (solution.value, setup.state) {
                 // Settled, and the certificate (if asked for) written: nothing to go on from.
                 remove_saved_searches(directory, &root.position)
@@ -819,13 +826,25 @@ fn sides_asked(only: Option<Color>, position: &Position) -> Vec<Color> {
     }
 }
 
-/// A root's solution and the seconds it took.
-type Solved = (Result<Solution, SolveError>, f64);
+/// A root's solution, the seconds it took, and the strategy positions of its certificate
+/// written (checked first), or why it could not be.
+struct Solved {
+    solution: Result<Solution, SolveError>,
+    seconds: f64,
+    written: Result<Option<usize>, CliError>,
+}
 
-/// Solve each root, `parallel` at a time (sharing the tables), in order: each solution with
-/// the seconds it took. Once Ctrl-C is pressed, roots not yet started are not started (`None`;
-/// the first root always is).
-fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Option<Solved>> {
+/// Solve each root, `parallel` at a time (sharing the tables), in order, and write each one's
+/// certificate to `certificate_of(root)` as soon as its searches end (with several roots, one
+/// that settles early is kept even if a long one beside it is then stopped without warning;
+/// the certificate's memory is given back then too). Once Ctrl-C is pressed, roots not yet
+/// started are not started (`None`; the first root always is).
+fn solve_each(
+    setup: &SolveSetup,
+    roots: &[Root],
+    parallel: usize,
+    certificate_of: &(dyn Fn(&Root) -> Option<PathBuf> + Sync),
+) -> Vec<Option<Solved>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Solved>>> = roots.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
@@ -848,9 +867,22 @@ fn solve_each(setup: &SolveSetup, roots: &[Root], parallel: usize) -> Vec<Option
                 if STOP.load(Ordering::Relaxed) && i > 0 {
                     continue;
                 }
-                let solution = solve(&setup, &roots[i].position);
-                *results[i].lock().expect("a solve panicked") =
-                    Some((solution, clock.elapsed().as_secs_f64()));
+                let mut solution = solve(&setup, &roots[i].position);
+                let seconds = clock.elapsed().as_secs_f64();
+                let written = match &mut solution {
+                    Ok(solution) => {
+                        let path = certificate_of(&roots[i]);
+                        let written = certify(solution, setup.tables, path.as_deref());
+                        solution.certificate = None;
+                        written
+                    }
+                    Err(_) => Ok(None),
+                };
+                *results[i].lock().expect("a solve panicked") = Some(Solved {
+                    solution,
+                    seconds,
+                    written,
+                });
             });
         }
     });
@@ -1037,6 +1069,43 @@ mod tests {
         );
         let one = space_warning(dir, gib, 1, 4 * gib).unwrap();
         assert!(one.contains("1 search of"), "{one}");
+    }
+
+    #[test]
+    fn each_root_has_its_certificate_written_when_it_ends_and_then_let_go() {
+        // Two 3x3 positions that settle at once, solved two at a time.
+        let board = Board::new(3, 3).unwrap();
+        let roots: Vec<Root> = ["BBB/B1W/WWW w", "BBB/W1B/WWW w"]
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Root {
+                turns: Vec::new(),
+                line: Some(i + 1),
+                position: parse_position(text).unwrap().1,
+            })
+            .collect();
+        let dir = std::env::temp_dir().join(format!("fanorona-solve-each-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let limits = Limits {
+            memory: 1 << 20,
+            ..Limits::default()
+        };
+        let setup = SolveSetup::new(&board, None, limits);
+        let path_of = |root: &Root| Some(dir.join(format!("line-{}.proof", root.line.unwrap())));
+        let solved = solve_each(&setup, &roots, 2, &path_of);
+        for (root, solved) in roots.iter().zip(solved) {
+            let solved = solved.expect("started");
+            let solution = solved.solution.unwrap();
+            assert!(solution.value.is_some());
+            assert!(solution.certificate.is_none(), "kept after it was written");
+            let written = solved.written.unwrap().expect("a certificate was written");
+            let read = Certificate::read(&path_of(root).unwrap()).unwrap();
+            assert_eq!(
+                (read.size(), read.root.position()),
+                (written, root.position)
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
