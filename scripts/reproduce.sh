@@ -218,7 +218,12 @@ recorded() {
                 "$(field positions "$report")" "$(field table_leaves "$report")"
         else
             why=$(tail -1 "$errors")
-            printf "| %s | | | | | refuted: %s |\n" "$(basename "$proof")" "$why"
+            case "$why" in
+            # Tables past RECORDED_MAX_STONES (the 9-stone systems are built apart, with
+            # `tables build --values-only`): said so, not counted as refuted.
+            *"it needs the"* | *" is missing"*) printf "| %s | | | | | not checked here: %s |\n" "$(basename "$proof")" "$why" ;;
+            *) printf "| %s | | | | | refuted: %s |\n" "$(basename "$proof")" "$why" ;;
+            esac
         fi
     done
     rm -f "$errors"
