@@ -19,6 +19,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -29,7 +30,6 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// table copies, were killed for memory at 24.4 GB (about 4.5 times each) with 3 assumed
 /// here (`data/results.md`, forty-first session).
 const SEARCH_MEMORY_FACTOR: u64 = 5;
-use std::time::{Duration, Instant};
 
 /// The game value of a position for the side to move: two searches ("can the side to move
 /// force a win?", "can the other side?") run in parallel.
@@ -94,8 +94,8 @@ pub struct SolveArgs {
         requires = "each_turn"
     )]
     turns: Vec<String>,
-    /// With --each-turn or --positions: how many of those positions to solve at once, each with its own
-    /// searches and --memory tables, all sharing one copy of the endgame tables.
+    /// With --each-turn or --positions: how many of those positions to solve at once, each
+    /// with its own searches and --memory tables, all sharing one copy of the endgame tables.
     #[arg(long, value_name = "N", default_value_t = 1)]
     parallel: usize,
     /// Solve every position listed in FILE instead (one per line in notation, all of one
@@ -398,8 +398,8 @@ impl SolveArgs {
     }
 
     /// The bytes the table copies may take: the memory available now, less what the searches
-    /// may take (`SEARCH_MEMORY_FACTOR` times --memory each) and a gigabyte to spare; no limit where
-    /// the system does not say what is available.
+    /// may take (`SEARCH_MEMORY_FACTOR` times --memory each) and a gigabyte to spare; no limit
+    /// where the system does not say what is available.
     fn table_memory_budget(&self) -> u64 {
         let searches = self.parallel as u64 * if self.only.is_some() { 1 } else { 2 };
         let searching = searches * SEARCH_MEMORY_FACTOR * ((self.memory as u64) << 20);
