@@ -25,11 +25,12 @@ use std::time::{Duration, Instant};
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// How many times its --memory a search may take at its peak, while it closes holds (its
-/// table, the held set, and the closure's lists of positions and turns). Measured: two
-/// "can Black force a win?" searches of 6v4 endgames at --memory 1024, beside 15.3 GB of
-/// table copies, were killed for memory at 24.4 GB (about 4.5 times each) with 3 assumed
-/// here (`data/results.md`, forty-first session).
-const SEARCH_MEMORY_FACTOR: u64 = 5;
+/// table, then the closure's lists of the table's open positions and the turns between them,
+/// about 3.5 a position). Measured (`data/results.md`, forty-first session): two "can Black
+/// force a win?" searches of 6v4 endgames at --memory 1024, closing at the same time (115 M
+/// turns each), took 9.7 GB beside the table copies, 4.85 times each; with 3 assumed, such a
+/// run was killed for memory.
+const SEARCH_MEMORY_FACTOR: u64 = 6;
 
 /// The game value of a position for the side to move: two searches ("can the side to move
 /// force a win?", "can the other side?") run in parallel.
@@ -55,7 +56,7 @@ pub struct SolveArgs {
     /// Give up after this many nodes per search.
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     max_nodes: u64,
-    /// Transposition table size per search, in MiB (a search can take up to five times this
+    /// Transposition table size per search, in MiB (a search can take up to six times this
     /// while it closes holds, and more while a certificate is read off its proof).
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
