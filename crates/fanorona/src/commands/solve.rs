@@ -193,31 +193,23 @@ impl Side {
     }
 }
 
-/// For the player who makes a turn, what the searches of the position it leads to bound its
-/// value to where they did not settle it: the other side (to move there) cannot force a win,
-/// or the player cannot.
-fn turn_bound(solution: &Solution) -> Option<&'static str> {
+/// What the searches of a position bound its value to where they did not settle it, for
+/// the side to move there (`for_the_mover`) or for the player who made the turn that led
+/// there: a side that cannot force a win has "draw or worse", its opponent "draw or better".
+fn value_bound(solution: &Solution, for_the_mover: bool) -> Option<&'static str> {
     if solution.value.is_some() {
         return None;
     }
-    match (solution.mover_wins, solution.waiting_wins) {
-        (Outcome::Disproven, _) => Some("draw or better"),
-        (_, Outcome::Disproven) => Some("draw or worse"),
-        _ => None,
-    }
-}
-
-/// For the side to move, what the searches bound the value to where they did not settle it
-/// (the reverse of [`turn_bound`], which is for the player who made the turn before).
-fn mover_bound(solution: &Solution) -> Option<&'static str> {
-    if solution.value.is_some() {
-        return None;
-    }
-    match (solution.mover_wins, solution.waiting_wins) {
-        (Outcome::Disproven, _) => Some("draw or worse"),
-        (_, Outcome::Disproven) => Some("draw or better"),
-        _ => None,
-    }
+    let mover_cannot_win = match (solution.mover_wins, solution.waiting_wins) {
+        (Outcome::Disproven, _) => true,
+        (_, Outcome::Disproven) => false,
+        _ => return None,
+    };
+    Some(if mover_cannot_win == for_the_mover {
+        "draw or worse"
+    } else {
+        "draw or better"
+    })
 }
 
 /// "yes", "no" or "unknown": a search's or a split's answer to its question.
@@ -644,7 +636,7 @@ impl SolveArgs {
             .iter()
             .map(|(root, solution, report)| LineReport {
                 line: root.line.unwrap_or(0),
-                bound: mover_bound(solution),
+                bound: value_bound(solution, true),
                 search: report,
             })
             .collect();
@@ -690,7 +682,7 @@ impl SolveArgs {
                 root.turns.iter().map(move |notation| TurnReport {
                     notation: notation.clone(),
                     value: solution.value.map_or("unknown", |v| v.flip().name()),
-                    bound: turn_bound(solution),
+                    bound: value_bound(solution, false),
                     search: report.clone(),
                 })
             })
