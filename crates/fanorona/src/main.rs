@@ -26,7 +26,7 @@ enum Command {
     Show(commands::show::ShowArgs),
     Tables(commands::tables::TablesArgs),
     Query(commands::query::QueryArgs),
-    Solve(commands::solve::SolveArgs),
+    Solve(Box<commands::solve::SolveArgs>),
     CheckProof(commands::check_proof::CheckProofArgs),
     PackProof(commands::pack_proof::PackProofArgs),
 }

@@ -93,6 +93,7 @@ fn main() {
             nodes: node_limit,
             memory: 64 << 20,
             counting,
+            ..Limits::default()
         };
         let setup = SolveSetup {
             certificate,

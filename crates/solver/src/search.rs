@@ -127,6 +127,9 @@ pub struct Limits {
     pub memory: usize,
     /// How the numbers that add up over children are counted.
     pub counting: Counting,
+    /// The bytes the set of positions closures hold may take (`None`: an eighth of `memory`);
+    /// see [`Search::most_held`].
+    pub held_memory: Option<usize>,
 }
 
 impl Default for Limits {
@@ -135,7 +138,15 @@ impl Default for Limits {
             nodes: 100_000_000,
             memory: 256 << 20,
             counting: Counting::Sum,
+            held_memory: None,
         }
+    }
+}
+
+impl Limits {
+    /// The bytes the held set may take: `held_memory`, or an eighth of the table's `memory`.
+    pub fn held_bytes(&self, table_bytes: usize) -> usize {
+        self.held_memory.unwrap_or(table_bytes / 8)
     }
 }
 
@@ -205,6 +216,8 @@ pub struct Search<'a> {
     /// The positions closures found held (disproven outright), kept apart from the table so
     /// that no collision there loses them.
     held: PositionSet,
+    /// The most positions `held` keeps (see [`Search::most_held`]).
+    most_held: usize,
     /// How many times a child was found held since the last note of the root's numbers, by
     /// its stones (what the held set is worth, where: for the progress notes).
     held_met: [AtomicU64; 65],
@@ -306,7 +319,7 @@ impl<'a> Search<'a> {
             assert_eq!(tables.board(), board, "tables of another board");
         }
         let table = TranspositionTable::new(limits.memory);
-        let most_held = holds::held_bound(table.bytes());
+        let most_held = holds::held_bound(limits.held_bytes(table.bytes()));
         Search {
             board,
             rules,
@@ -342,6 +355,7 @@ impl<'a> Search<'a> {
             last_closure: None,
             closures: 0,
             held: PositionSet::new(),
+            most_held,
             held_met: std::array::from_fn(|_| AtomicU64::new(0)),
             met: MetMarks::new(most_held),
             checkpoint: None,

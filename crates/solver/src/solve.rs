@@ -297,8 +297,6 @@ pub struct SavedSearch {
     /// Positions closures held, and the open positions of the table, by number of stones.
     pub held_by_stones: Vec<usize>,
     pub open_by_stones: Vec<usize>,
-    /// The most positions the held set keeps, in a search of this table size.
-    pub held_bound: usize,
     /// Held and open positions by material, of at most [`MATERIAL_STONES`] stones.
     pub held_by_material: Vec<(Material, usize)>,
     pub open_by_material: Vec<(Material, usize)>,
@@ -338,9 +336,12 @@ pub fn saved_search(
     let Ok(metadata) = std::fs::metadata(&file) else {
         return Ok(None);
     };
+    // Room for every held position the file can hold (16 bytes each): a status must not drop
+    // saved holds, whatever --held-memory the search ran with.
     let limits = Limits {
         nodes: 0,
         memory: metadata.len() as usize,
+        held_memory: Some(2 * metadata.len() as usize),
         ..Limits::default()
     };
     let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
@@ -356,7 +357,6 @@ pub fn saved_search(
             .map(|child| (*child, search.stored_numbers(child)))
             .collect(),
         held_by_stones: search.held_by_stones(),
-        held_bound: search.most_held(),
         open_by_stones: search.open_by_stones(),
         held_by_material: search.held_by_material(MATERIAL_STONES),
         open_by_material: search.open_by_material(MATERIAL_STONES),

@@ -801,6 +801,7 @@ impl<'a> Splitter<'a> {
             limits: Limits {
                 nodes: FIRST_NODES,
                 memory: FIRST_MEMORY,
+                held_memory: None,
                 ..limits
             },
             ..self.solve

@@ -60,6 +60,11 @@ pub struct SolveArgs {
     /// while it closes holds, and more while a certificate is read off its proof).
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
+    /// Memory per search, in MiB, for the positions its closures prove held (default: an eighth
+    /// of --memory; about 32 bytes a position). A long search whose closures each hold about
+    /// as many as it keeps forgets holds it needs and finds them again: give it more.
+    #[arg(long, value_name = "MiB")]
+    held_memory: Option<usize>,
     /// How the numbers that add up over a node's children are counted: "sum" (standard proof
     /// numbers) or "weak" (the largest plus one per other unsettled child, which does not count
     /// a position reached by several paths more than once). Changes the order of the search,
@@ -268,6 +273,7 @@ impl SolveArgs {
                 nodes: self.max_nodes,
                 memory: self.memory << 20,
                 counting: self.counting.counting(),
+                held_memory: self.held_memory.map(|mib| mib << 20),
             },
             certificate: self.certificate.is_some(),
             stop: Some(&STOP),
@@ -391,14 +397,24 @@ impl SolveArgs {
     }
 
     /// The bytes the table copies may take: the memory available now, less what the searches
-    /// may take (`SEARCH_MEMORY_FACTOR` times --memory each) and a gigabyte to spare; no limit
+    /// may take ([`SolveArgs::search_memory`] each) and a gigabyte to spare; no limit
     /// where the system does not say what is available.
     fn table_memory_budget(&self) -> u64 {
         let searches = self.parallel as u64 * if self.only.is_some() { 1 } else { 2 };
-        let searching = searches * SEARCH_MEMORY_FACTOR * ((self.memory as u64) << 20);
+        let searching = searches * self.search_memory();
         available_memory().map_or(u64::MAX, |available| {
             available.saturating_sub(searching + (1 << 30))
         })
+    }
+
+    /// The most bytes one search may take: `SEARCH_MEMORY_FACTOR` times --memory, with more
+    /// for a held set larger than the default (twice its bytes: it doubles as it grows).
+    fn search_memory(&self) -> u64 {
+        let table = (self.memory as u64) << 20;
+        let more_held = self
+            .held_memory
+            .map_or(0, |mib| ((mib as u64) << 20).saturating_sub(table / 8));
+        SEARCH_MEMORY_FACTOR * table + 2 * more_held
     }
 
     /// `--split`: take the certificates of --take into the store, then split.

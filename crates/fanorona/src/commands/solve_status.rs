@@ -25,8 +25,6 @@ struct SearchStatus {
     nodes: u64,
     root: Option<Numbers>,
     held: usize,
-    /// The most positions the held set keeps (when full, those with the most stones go).
-    held_bound: usize,
     /// Positions closures held, and open positions of the saved table, by number of stones.
     held_by_stones: BTreeMap<usize, usize>,
     open_by_stones: BTreeMap<usize, usize>,
@@ -243,7 +241,6 @@ fn search_status(
             nodes: 0,
             root: None,
             held: 0,
-            held_bound: 0,
             held_by_stones: BTreeMap::new(),
             open_by_stones: BTreeMap::new(),
             held_by_material: Vec::new(),
@@ -278,7 +275,6 @@ fn search_status(
         nodes: saved.nodes,
         root: numbers(saved.root),
         held: saved.held_by_stones.iter().sum(),
-        held_bound: saved.held_bound,
         held_by_stones: by_stones(&saved.held_by_stones),
         open_by_stones: by_stones(&saved.open_by_stones),
         held_by_material: material_counts(&saved.held_by_material),
@@ -336,9 +332,8 @@ fn print_human(report: &StatusReport) {
             search.attacker, search.nodes, search.file
         );
         println!(
-            "  held by closures: {} positions (at most {}); by stones: {}",
+            "  held by closures: {} positions; by stones: {}",
             search.held,
-            search.held_bound,
             stones_line(&search.held_by_stones)
         );
         println!(

@@ -383,12 +383,13 @@ impl Search<'_> {
         (self.table.bytes() / TABLE_BYTES_PER_CANDIDATE).max(MOST_CANDIDATES)
     }
 
-    /// The most positions the held set keeps: an eighth of the transposition table's memory
-    /// (at 16 bytes a slot, half of the slots used; twice that while it grows), and at least
-    /// 2^20. Saved with the search, it would otherwise grow from run to run without end. (An
-    /// 8 GiB search on a 24 GiB machine peaks near 20 GB during a closure already.)
+    /// The most positions the held set keeps: its memory ([`crate::Limits::held_bytes`], by
+    /// default an eighth of the transposition table's) at 16 bytes a slot, half of the slots
+    /// used (twice that while it grows), and at least 2^20. Saved with the search, it would
+    /// otherwise grow from run to run without end. (An 8 GiB search on a 24 GiB machine peaks
+    /// near 20 GB during a closure already.)
     pub fn most_held(&self) -> usize {
-        held_bound(self.table.bytes())
+        self.most_held
     }
 
     /// Keep at most `most` held positions: first those the search met since the last closure,
@@ -808,10 +809,9 @@ impl ByRank {
     }
 }
 
-/// The most positions the held set of a search with a transposition table of `table_bytes`
-/// keeps (see [`Search::most_held`]).
-pub(super) fn held_bound(table_bytes: usize) -> usize {
-    (table_bytes / 8 / 32).max(1 << 20)
+/// The most positions a held set of `held_bytes` keeps (see [`Search::most_held`]).
+pub(super) fn held_bound(held_bytes: usize) -> usize {
+    (held_bytes / 32).max(1 << 20)
 }
 
 /// Keep `most` of `positions` (more than that many), those of the lowest `rank`, in their
@@ -905,6 +905,55 @@ mod tests {
                 assert!(!held, "more stones: dropped");
             }
         }
+    }
+
+    #[test]
+    fn the_held_set_keeps_what_its_own_memory_allows_and_a_resumed_search_keeps_that_many() {
+        let board = fanorona_engine::Board::standard();
+        let rules = fanorona_engine::Rules::default();
+        let progress = crate::progress::NoProgress;
+        let with_held_memory = |held_memory| crate::Limits {
+            nodes: 0,
+            memory: 1 << 20,
+            held_memory,
+            ..crate::Limits::default()
+        };
+        let search_of = |held_memory| {
+            let limits = with_held_memory(held_memory);
+            Search::new(&board, rules, None, Color::White, limits, &progress)
+        };
+        // By default an eighth of the table's memory, and never fewer than 2^20 positions.
+        assert_eq!(search_of(None).most_held(), 1 << 20);
+        assert_eq!(search_of(Some(64 << 20)).most_held(), 2 << 20);
+        // More holds than the default keeps, saved by a search that keeps them all.
+        let mut saved = search_of(Some(64 << 20));
+        let mut seed = 777;
+        while saved.held.len() < (1 << 20) + 50_000 {
+            let stones = 1 + saved.held.len() as u32 % 6;
+            saved.mark_held(&Position::random_placement(
+                &board,
+                stones,
+                7 - stones,
+                &mut seed,
+            ));
+        }
+        let all = saved.held.len();
+        let dir = std::env::temp_dir().join(format!("fanorona-held-memory-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("search.dfpn");
+        saved.save(&file).unwrap();
+        let mut roomy = search_of(Some(64 << 20));
+        roomy.resume(&file).unwrap();
+        assert_eq!(roomy.held.len(), all, "room for all: every hold read back");
+        assert!(saved.held.positions().all(|p| roomy.is_held(&p)));
+        let mut default = search_of(None);
+        default.resume(&file).unwrap();
+        assert_eq!(
+            default.held.len(),
+            1 << 20,
+            "the default bound: the rest dropped"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
