@@ -447,9 +447,12 @@ impl SolveArgs {
         let Some(directory) = self.state.as_deref() else {
             return;
         };
-        let table_bytes = (self.memory as u64) << 20;
+        // A save is the table and the held set, 16 bytes a position: half its memory.
+        let table = (self.memory as u64) << 20;
+        let held = self.held_memory.map_or(table / 8, |mib| (mib as u64) << 20);
+        let save_bytes = table + held / 2;
         if let Some(warning) = free_bytes(directory)
-            .and_then(|free| space_warning(directory, free, at_once, table_bytes))
+            .and_then(|free| space_warning(directory, free, at_once, save_bytes))
         {
             eprintln!("{warning}");
         }
@@ -948,22 +951,22 @@ fn free_bytes(_: &Path) -> Option<u64> {
     None
 }
 
-/// A warning where `free` bytes in `directory` cannot take `saves` saves of a search's
-/// table of `table_bytes` at once: each save is written beside the last before it replaces
+/// A warning where `free` bytes in `directory` cannot take `saves` saves of a search of
+/// `save_bytes` at once: each save is written beside the last before it replaces
 /// it, so it needs its whole size free. (A full disk lost the searches of two first moves
 /// once: see `data/results.md`, fifteenth session.)
-fn space_warning(directory: &Path, free: u64, saves: u64, table_bytes: u64) -> Option<String> {
-    let needed = saves * table_bytes;
+fn space_warning(directory: &Path, free: u64, saves: u64, save_bytes: u64) -> Option<String> {
+    let needed = saves * save_bytes;
     let gb = |bytes: u64| bytes as f64 / 1e9;
     (free < needed).then(|| {
         format!(
             "note: {} has {:.1} GB free, and saving {saves} search{} of {:.1} GB there at \
              once takes {:.1} GB: a save may fail, and a run stopped then loses what it did \
-             since its last save (make room, or a smaller --memory)",
+             since its last save (make room, or a smaller --memory or --held-memory)",
             directory.display(),
             gb(free),
             if saves == 1 { "" } else { "es" },
-            gb(table_bytes),
+            gb(save_bytes),
             gb(needed)
         )
     })
@@ -1072,6 +1075,31 @@ fn print_human(report: &SolveReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `solve`'s arguments as the command line `args` gives them.
+    fn solve_args(args: &[&str]) -> SolveArgs {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            solve: SolveArgs,
+        }
+        let line = [&["solve"], args].concat();
+        <Line as clap::Parser>::try_parse_from(line).unwrap().solve
+    }
+
+    #[test]
+    fn a_search_is_budgeted_six_times_its_table_and_twice_a_larger_held_set() {
+        let mib = 1u64 << 20;
+        assert_eq!(
+            solve_args(&["--memory", "1024"]).search_memory(),
+            6 * 1024 * mib
+        );
+        // An eighth of the table is the default held set: asking for it changes nothing.
+        let default_held = solve_args(&["--memory", "1024", "--held-memory", "128"]);
+        assert_eq!(default_held.search_memory(), 6 * 1024 * mib);
+        let larger = solve_args(&["--memory", "1024", "--held-memory", "2048"]);
+        assert_eq!(larger.search_memory(), (6 * 1024 + 2 * (2048 - 128)) * mib);
+    }
 
     #[test]
     fn a_state_directory_without_room_for_the_saves_is_warned_of() {
