@@ -1712,6 +1712,11 @@ fn solve_split_settles_what_one_small_search_cannot_and_goes_on_from_its_state()
         (&"white".into(), &"yes".into())
     );
     assert!(white["searches"].as_u64().unwrap() > 1);
+    assert_eq!(
+        white["hangs_on"],
+        Value::Null,
+        "answered: it hangs on nothing"
+    );
     let root = white["split_positions"].as_array().unwrap().last().unwrap();
     assert_eq!(
         (root["line"].as_array().unwrap().len(), &root["answer"]),
@@ -1794,9 +1799,82 @@ fn solve_split_never_contradicts_a_whole_solve() {
                     _ => true,
                 };
                 assert!(fits, "{at}: {split} against {whole}");
+                for question in split["questions"].as_array().unwrap() {
+                    if question["answer"] == "unknown" {
+                        assert_hangs_on_a_line_from(at, &question["hangs_on"]);
+                    }
+                }
             }
             value => assert_eq!(value, whole["value"], "{at}"),
         }
+    }
+}
+
+#[test]
+fn an_open_split_says_the_line_it_hangs_on() {
+    // After 3x9's e1-e2A, Black has one turn, f2-e3W: both questions hang on what follows.
+    let args = [
+        "solve",
+        "--board",
+        "3x9",
+        "--after",
+        "e1-e2A",
+        "--split",
+        "--max-nodes",
+        "300",
+        "--memory",
+        "1",
+        "--split-depth",
+        "2",
+    ];
+    let output = fanorona(&[&args[..], &["--json"]].concat());
+    assert_eq!(output.status.code(), Some(1), "open: exit 1");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let at = report["position"].as_str().unwrap();
+    for question in report["questions"].as_array().unwrap() {
+        assert_eq!(question["answer"], "unknown");
+        let hangs_on = &question["hangs_on"];
+        assert_eq!(hangs_on["line"], serde_json::json!(["f2-e3W"]));
+        assert!(hangs_on["open"].as_array().unwrap().len() > 1);
+        assert_hangs_on_a_line_from(at, hangs_on);
+    }
+    let output = fanorona(&args);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("hangs on one line: f2-e3W (24 stones), then on: f1-f2A,"),
+        "{text}"
+    );
+}
+
+/// An open question's `hangs_on`: its line, played from `at`, leads to its position, where
+/// every turn it names as open is a legal turn.
+fn assert_hangs_on_a_line_from(at: &str, hangs_on: &Value) {
+    let line: Vec<&str> = hangs_on["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let reached = json(&[
+        "moves",
+        "--position",
+        at,
+        "--after",
+        &line.join(" "),
+        "--json",
+    ]);
+    assert_eq!(
+        reached["position"], hangs_on["position"],
+        "{at}: {hangs_on}"
+    );
+    let legal: Vec<&Value> = reached["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["notation"])
+        .collect();
+    for open in hangs_on["open"].as_array().unwrap() {
+        assert!(legal.contains(&open), "{at}: {hangs_on}");
     }
 }
 

@@ -52,6 +52,22 @@ struct QuestionReport {
     seconds: f64,
     /// Every position split, in the order they were, the root last.
     split_positions: Vec<PositionReport>,
+    /// Where an open question hangs (see [`narrow_line`]); `None` once it is answered.
+    hangs_on: Option<HangsOn>,
+}
+
+/// The line from the root along which an open question has one open turn a position (each
+/// position's answer is then its open turn's), and where that line ends.
+#[derive(Serialize, Debug, PartialEq)]
+struct HangsOn {
+    /// The turns from the root, one per ply (empty where the root has several open turns).
+    line: Vec<String>,
+    /// The position the line ends at and its stones.
+    position: String,
+    stones: u32,
+    /// Its open turns: the question's answer is that of one of them (of all of them, where
+    /// the other side chooses); none where the position was searched but not split.
+    open: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -207,6 +223,14 @@ pub fn run_split(request: &SplitRequest, tables_stones: usize) -> Result<(), Cli
 }
 
 fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> QuestionReport {
+    let split_positions: Vec<PositionReport> = split
+        .positions
+        .iter()
+        .map(|position| position_report(board, position))
+        .collect();
+    let hangs_on = (split.outcome == Outcome::Unknown)
+        .then(|| narrow_line(&split_positions))
+        .flatten();
     QuestionReport {
         side: side.name(),
         answer: outcome_name(split.outcome),
@@ -214,12 +238,57 @@ fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> Q
         searches: split.searches,
         recalled: split.recalled,
         seconds,
-        split_positions: split
-            .positions
-            .iter()
-            .map(|position| position_report(board, position))
-            .collect(),
+        split_positions,
+        hangs_on,
     }
+}
+
+/// The stones of a position in notation (its ranks' `W`s and `B`s).
+fn stones_in(position: &str) -> u32 {
+    position.chars().filter(|c| matches!(c, 'W' | 'B')).count() as u32
+}
+
+/// The turns of `position` still open.
+fn open_turns(position: &PositionReport) -> impl Iterator<Item = &TurnReport> {
+    position.turns.iter().filter(|t| t.answer == "unknown")
+}
+
+/// From the root of a split, follow each position's one open turn while there is one and
+/// the position it leads to was split too. An unsettled position with one open turn has
+/// that turn's answer (every other turn went the chooser's wrong way, or the position would
+/// be settled), so the question hangs on where the line ends. `None` without a root.
+fn narrow_line(positions: &[PositionReport]) -> Option<HangsOn> {
+    let mut at = positions.iter().find(|p| p.line.is_empty())?;
+    loop {
+        let mut open = open_turns(at);
+        let (Some(turn), None) = (open.next(), open.next()) else {
+            break;
+        };
+        let below = positions.iter().find(|p| {
+            p.position == turn.position
+                && p.line.len() == at.line.len() + 1
+                && p.line.starts_with(&at.line)
+        });
+        match below {
+            Some(next) => at = next,
+            None => {
+                let mut line = at.line.clone();
+                line.push(turn.turns[0].clone());
+                return Some(HangsOn {
+                    line,
+                    position: turn.position.clone(),
+                    stones: stones_in(&turn.position),
+                    open: Vec::new(),
+                });
+            }
+        }
+    }
+    Some(HangsOn {
+        line: at.line.clone(),
+        position: at.position.clone(),
+        stones: at.stones,
+        open: open_turns(at).map(|t| t.turns[0].clone()).collect(),
+    })
 }
 
 fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
@@ -310,8 +379,7 @@ const OPEN_LINES: usize = 5;
 /// question is held up.
 fn print_open_lines(question: &QuestionReport, lines: usize) {
     let open_turns = |position: &PositionReport| -> String {
-        let open = position.turns.iter().filter(|t| t.answer == "unknown");
-        let names: Vec<&str> = open.map(|t| t.turns[0].as_str()).collect();
+        let names: Vec<&str> = open_turns(position).map(|t| t.turns[0].as_str()).collect();
         names.join(", ")
     };
     if let Some(root) = question.split_positions.iter().find(|p| p.line.is_empty()) {
@@ -323,6 +391,17 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
             count("yes"),
             count("no"),
             open_turns(root)
+        );
+    }
+    if let Some(hangs_on) = question.hangs_on.as_ref().filter(|h| !h.line.is_empty()) {
+        let then = match hangs_on.open.len() {
+            0 => " (searched, not split)".to_string(),
+            _ => format!(", then on: {}", hangs_on.open.join(", ")),
+        };
+        println!(
+            "  hangs on one line: {} ({} stones){then}",
+            hangs_on.line.join(" "),
+            hangs_on.stones
         );
     }
     let mut open: Vec<&PositionReport> = question
@@ -338,5 +417,84 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
             position.stones,
             open_turns(position)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(name: &str, position: &str, answer: &'static str) -> TurnReport {
+        TurnReport {
+            turns: vec![name.to_string()],
+            position: position.to_string(),
+            answer,
+            nodes: 0,
+            found: "search",
+        }
+    }
+
+    fn split_at(line: &[&str], position: &str, turns: Vec<TurnReport>) -> PositionReport {
+        PositionReport {
+            line: line.iter().map(|t| t.to_string()).collect(),
+            position: position.to_string(),
+            stones: 9,
+            answer: "unknown",
+            turns,
+            moot: false,
+        }
+    }
+
+    #[test]
+    fn an_open_question_hangs_where_its_one_open_turn_a_position_ends() {
+        // White to move at the root: a2-b2 loses, b1-b2 is open; below it, after Black's
+        // c3-c2 (held), c3-b3 and a3-b3 are open.
+        let root = split_at(
+            &[],
+            "BBB/1W1/WW1 w",
+            vec![
+                turn("a2-b2", "BBB/W2/1W1 b", "yes"),
+                turn("b1-b2", "BBB/1W1/W2 b", "unknown"),
+            ],
+        );
+        let below = split_at(
+            &["b1-b2"],
+            "BBB/1W1/W2 b",
+            vec![
+                turn("c3-c2", "BB1/1WB/W2 w", "no"),
+                turn("c3-b3", "B1B/1W1/W2 w", "unknown"),
+                turn("a3-b3", "1BB/1W1/W2 w", "unknown"),
+            ],
+        );
+        let two_open = HangsOn {
+            line: vec!["b1-b2".into()],
+            position: "BBB/1W1/W2 b".into(),
+            stones: 9,
+            open: vec!["c3-b3".into(), "a3-b3".into()],
+        };
+        // Split positions are listed the root last, as a split lists them.
+        assert_eq!(narrow_line(&[below, root]), Some(two_open));
+        // Its one open turn searched but not split: the line ends there, nothing open below.
+        let root = split_at(
+            &[],
+            "BBB/1W1/WW1 w",
+            vec![turn("b1-b2", "BBB/1W1/W2 b", "unknown")],
+        );
+        let searched = narrow_line(&[root]).unwrap();
+        assert_eq!(searched.line, vec!["b1-b2".to_string()]);
+        assert_eq!((searched.stones, searched.open.len()), (5, 0));
+        // Several open turns at the root: the line is empty.
+        let root = split_at(
+            &[],
+            "BBB/1W1/WW1 w",
+            vec![
+                turn("b1-b2", "BBB/1W1/W2 b", "unknown"),
+                turn("a1-b2", "BBB/1W1/1W1 b", "unknown"),
+            ],
+        );
+        let at_root = narrow_line(&[root]).unwrap();
+        assert!(at_root.line.is_empty());
+        assert_eq!(at_root.open, vec!["b1-b2".to_string(), "a1-b2".to_string()]);
+        assert_eq!(narrow_line(&[]), None, "no root");
     }
 }
