@@ -411,10 +411,22 @@ impl SolveArgs {
     /// for a held set larger than the default (twice its bytes: it doubles as it grows).
     fn search_memory(&self) -> u64 {
         let table = (self.memory as u64) << 20;
-        let more_held = self
-            .held_memory
-            .map_or(0, |mib| ((mib as u64) << 20).saturating_sub(table / 8));
+        let default_held = self.held_bytes_with(None);
+        let more_held = self.held_bytes().saturating_sub(default_held);
         SEARCH_MEMORY_FACTOR * table + 2 * more_held
+    }
+
+    /// The bytes of a search's held set (see [`Limits::held_bytes`]).
+    fn held_bytes(&self) -> u64 {
+        self.held_bytes_with(self.held_memory.map(|mib| mib << 20))
+    }
+
+    fn held_bytes_with(&self, held_memory: Option<usize>) -> u64 {
+        let limits = Limits {
+            held_memory,
+            ..Limits::default()
+        };
+        limits.held_bytes(self.memory << 20) as u64
     }
 
     /// `--split`: take the certificates of --take into the store, then split.
@@ -448,9 +460,7 @@ impl SolveArgs {
             return;
         };
         // A save is the table and the held set, 16 bytes a position: half its memory.
-        let table = (self.memory as u64) << 20;
-        let held = self.held_memory.map_or(table / 8, |mib| (mib as u64) << 20);
-        let save_bytes = table + held / 2;
+        let save_bytes = ((self.memory as u64) << 20) + self.held_bytes() / 2;
         if let Some(warning) = free_bytes(directory)
             .and_then(|free| space_warning(directory, free, at_once, save_bytes))
         {
