@@ -414,6 +414,106 @@ fn a_missing_table_is_named_with_the_command_to_build_it() {
     );
 }
 
+/// The legal turns of `position` as (notation, result), from `moves`.
+fn legal_turns(position: &str) -> Vec<(String, String)> {
+    json(&["moves", "--position", position, "--json"])["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["notation"].as_str().unwrap().into(),
+                t["result"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+/// Replay a `query --line` from `start`: every turn is legal where it is played and leads to
+/// the result it names. Returns the positions the line passes through, `start` first.
+fn replay_line(start: &str, line: &Value) -> Vec<String> {
+    let mut positions = vec![start.to_string()];
+    for turn in line["turns"].as_array().unwrap() {
+        let here = positions.last().unwrap();
+        let played = (
+            turn["notation"].as_str().unwrap().to_string(),
+            turn["result"].as_str().unwrap().to_string(),
+        );
+        assert!(legal_turns(here).contains(&played), "{played:?} in {here}");
+        positions.push(played.1);
+    }
+    positions
+}
+
+/// `query --line` plays best play out: from the longest wins and losses that `stats` names, a
+/// line of exactly the position's plies, each turn one ply nearer the end, the sides taking
+/// turns at winning and losing, ending where the side to move has no turn; and from a drawn
+/// position, drawing turns until a position comes back.
+#[test]
+fn query_line_plays_best_play_to_the_end_of_the_game() {
+    let dir = scratch("tables-line");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
+    ]);
+    let stats = json(&[
+        "tables", "stats", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
+    ]);
+    let query_line = |position: &str| {
+        json(&[
+            "query",
+            "--position",
+            position,
+            "--tables",
+            dir_arg,
+            "--line",
+            "--json",
+        ])
+    };
+    let mut lines = 0;
+    for material in stats.as_array().unwrap() {
+        for named in ["longest_win_position", "longest_loss_position"] {
+            let Some(start) = material[named].as_str() else {
+                continue;
+            };
+            let report = query_line(start);
+            let plies = report["plies"].as_u64().unwrap();
+            let line = &report["line"];
+            assert_eq!(line["ends"], "game over", "{start}");
+            let turns = line["turns"].as_array().unwrap();
+            assert_eq!(turns.len() as u64, plies, "{start}");
+            let start_wins = report["value"] == "win";
+            for (k, turn) in turns.iter().enumerate() {
+                assert_eq!(turn["plies"].as_u64(), Some(plies - k as u64), "{start}");
+                let mover_wins = start_wins == (k % 2 == 0);
+                let expected = if mover_wins { "win" } else { "loss" };
+                assert_eq!(turn["value"], expected, "{start}, ply {}", k + 1);
+            }
+            let end = replay_line(start, line).pop().unwrap();
+            assert!(legal_turns(&end).is_empty(), "{start} ends at {end}");
+            lines += 1;
+        }
+    }
+    assert_eq!(lines, 18);
+
+    let drawn = "3/1BB/W2 w";
+    let report = query_line(drawn);
+    assert_eq!(report["value"], "draw");
+    let line = &report["line"];
+    assert_eq!(line["ends"], "repetition");
+    assert!(line["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["value"] == "draw" && t["plies"].is_null()));
+    let mut passed = replay_line(drawn, line);
+    let end = passed.pop().unwrap();
+    assert!(passed.contains(&end), "{end} came back");
+    // Without --line the report is the contract's, no more.
+    let plain = json(&["query", "--position", drawn, "--tables", dir_arg, "--json"]);
+    assert!(plain.get("line").is_none());
+}
+
 /// A top layer built for values alone (`tables build --values-only`): no entry files; a query
 /// gives the values of the full build with no distances, and a search probes it and writes a
 /// certificate that check-proof confirms over it.
@@ -470,6 +570,19 @@ fn a_top_layer_built_for_values_alone_answers_queries_and_searches() {
     assert_eq!(without["distances"], false);
     assert_eq!(with["value"], without["value"]);
     assert!(with["value"] != "draw" && without["plies"].is_null());
+    // Best play needs distances: over values alone the line stops before its first turn.
+    let line = json(&[
+        "query",
+        "--position",
+        "2B2/BW3/1W2W w",
+        "--tables",
+        values_arg,
+        "--line",
+        "--json",
+    ])["line"]
+        .clone();
+    assert_eq!(line["ends"], "no distances");
+    assert_eq!(line["turns"].as_array().unwrap().len(), 0);
     let turns = |report: &serde_json::Value| -> Vec<(String, String)> {
         report["turns"]
             .as_array()

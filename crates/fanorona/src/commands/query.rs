@@ -3,11 +3,14 @@
 use crate::output::{notation_width, print_json, CliError};
 use crate::setup::{play_turns, TableArgs};
 use clap::Args;
-use fanorona_engine::{format_position, format_turn, parse_position, turns, Position, Value};
+use fanorona_engine::{
+    format_position, format_turn, parse_position, turns, Board, Position, Turn, Value,
+};
 use fanorona_solver::{
     most_table_stones, system_can_be_numbered, Material, ProbeError, TableError, Tables,
 };
 use serde::Serialize;
+use std::collections::{hash_map, HashMap, HashSet};
 
 /// The value of a position and of each of its turns, from the endgame tables.
 #[derive(Args)]
@@ -21,6 +24,11 @@ pub struct QueryArgs {
     after: Option<String>,
     #[command(flatten)]
     tables: TableArgs,
+    /// Also play best play out from the position, turn by turn: a won game won as fast as
+    /// possible against the longest defence, to its end; a drawn one along drawing turns
+    /// (each side's first in turn order) until a position comes back.
+    #[arg(long)]
+    line: bool,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -35,7 +43,25 @@ struct QueryReport {
     /// are then null.
     distances: bool,
     turns: Vec<TurnLine>,
+    /// With `--line`: best play from the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<BestLine>,
 }
+
+/// Best play from a position: each turn's value and plies are for the player who makes it,
+/// counted from the position before it.
+#[derive(Serialize)]
+struct BestLine {
+    turns: Vec<TurnLine>,
+    /// Why the line stops: "game over" (the side to move has no stones or no turn),
+    /// "repetition" (a drawn line came back to a position), "no distances" (a won or lost
+    /// position in a table built for values alone, where the fastest win is unknown) or
+    /// "ply limit".
+    ends: &'static str,
+}
+
+/// The longest line `--line` plays: past every distance in the 5x9 tables up to 8 stones.
+const MOST_LINE_PLIES: usize = 1000;
 
 /// A turn's value is for the player who makes it; its plies count from the queried position.
 #[derive(Serialize)]
@@ -96,12 +122,17 @@ impl QueryArgs {
                 plies: plies.map(|p| p + 1),
             });
         }
+        let line = match self.line {
+            true => Some(self.best_line(&board, position, tables, &build_hint)?),
+            false => None,
+        };
         let report = QueryReport {
             position: format_position(&board, &position),
             value: value.name(),
             plies,
             distances,
             turns: lines,
+            line,
         };
         if self.json {
             print_json(&report);
@@ -109,6 +140,105 @@ impl QueryArgs {
             print_human(&report);
         }
         Ok(())
+    }
+
+    /// Best play from `position`, whose tables are `tables`: the tables are opened again
+    /// whenever a capture changes the material. `table_failure` says how to build what is
+    /// missing.
+    fn best_line(
+        &self,
+        board: &Board,
+        mut position: Position,
+        tables: Tables,
+        table_failure: &dyn Fn(TableError) -> CliError,
+    ) -> Result<BestLine, CliError> {
+        let mut opened = HashMap::from([(Material::of(position.mover, position.waiting), tables)]);
+        let mut seen = HashSet::new();
+        let mut played = Vec::new();
+        let ends = loop {
+            if played.len() == MOST_LINE_PLIES {
+                break "ply limit";
+            }
+            if !seen.insert(position) {
+                break "repetition";
+            }
+            let material = Material::of(position.mover, position.waiting);
+            let tables = match opened.entry(material) {
+                hash_map::Entry::Occupied(held) => held.into_mut(),
+                hash_map::Entry::Vacant(place) => place.insert(
+                    Tables::open_for_position(
+                        board,
+                        self.tables.rules(),
+                        &position,
+                        &self.tables.tables,
+                    )
+                    .map_err(table_failure)?,
+                ),
+            };
+            let turns = turns(board, &position);
+            let read: Vec<Position> = std::iter::once(position)
+                .chain(turns.iter().map(|turn| turn.result))
+                .collect();
+            tables.check_probes(&read).map_err(table_failure)?;
+            match best_turn(tables, &position, &turns)? {
+                Choice::Play(i, value, plies) => {
+                    let turn = &turns[i];
+                    played.push(TurnLine {
+                        notation: format_turn(board, turn),
+                        result: format_position(board, &turn.result),
+                        value: value.name(),
+                        plies,
+                    });
+                    position = turn.result;
+                }
+                Choice::Stop(why) => break why,
+            }
+        };
+        Ok(BestLine {
+            turns: played,
+            ends,
+        })
+    }
+}
+
+/// What best play does at a position.
+enum Choice {
+    /// Play turn `i`, of this value and plies for its player.
+    Play(usize, Value, Option<u16>),
+    /// The line ends here, for this reason.
+    Stop(&'static str),
+}
+
+/// The best of `turns`, the legal turns of `position`: the fastest win, else a draw (the
+/// first), else the slowest loss (the first of equals each time).
+fn best_turn(tables: &Tables, position: &Position, turns: &[Turn]) -> Result<Choice, CliError> {
+    if turns.is_empty() {
+        return Ok(Choice::Stop("game over"));
+    }
+    let (value, plies) = value_and_plies(tables, position)?;
+    if value != Value::Draw && plies.is_none() {
+        return Ok(Choice::Stop("no distances"));
+    }
+    let mut best: Option<(usize, Value, Option<u16>)> = None;
+    for (i, turn) in turns.iter().enumerate() {
+        let (child, child_plies) = value_and_plies(tables, &turn.result)?;
+        let candidate = (i, child.flip(), child_plies.map(|p| p + 1));
+        if best.is_none_or(|b| preference(candidate) > preference(b)) {
+            best = Some(candidate);
+        }
+    }
+    let (i, value, plies) = best.expect("a position with turns");
+    Ok(Choice::Play(i, value, plies))
+}
+
+/// How much the player who makes a turn of `value` in `plies` prefers it: wins first, the
+/// faster the better; then draws; then losses, the slower the better.
+fn preference((_, value, plies): (usize, Value, Option<u16>)) -> (u8, i32) {
+    let plies = i32::from(plies.unwrap_or(0));
+    match value {
+        Value::Win => (2, -plies),
+        Value::Draw => (1, 0),
+        Value::Loss => (0, plies),
     }
 }
 
@@ -139,5 +269,28 @@ fn print_human(report: &QueryReport) {
     for turn in &report.turns {
         let plies = turn.plies.map_or(String::new(), |p| format!(" in {p}"));
         println!("  {:<width$}  {}{plies}", turn.notation, turn.value);
+    }
+    if let Some(line) = &report.line {
+        print_line(line);
+    }
+}
+
+/// Best play, one numbered turn a line, each with its value for the player who makes it.
+fn print_line(line: &BestLine) {
+    println!(
+        "best line ({} plies; ends: {})",
+        line.turns.len(),
+        line.ends
+    );
+    let width = notation_width(line.turns.iter().map(|t| t.notation.as_str()));
+    let number_width = line.turns.len().to_string().len();
+    for (ply, turn) in line.turns.iter().enumerate() {
+        let plies = turn.plies.map_or(String::new(), |p| format!(" in {p}"));
+        println!(
+            "  {:>number_width$}. {:<width$}  {}{plies}",
+            ply + 1,
+            turn.notation,
+            turn.value
+        );
     }
 }
