@@ -214,6 +214,36 @@ fn tables_build_query_verify_stats() {
         "tables", "build", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
     ]);
     assert_eq!(built["materials"], 28);
+    // One line a system (a material and its swap), all solved now, their slots the whole's;
+    // built again, every one is found whole.
+    let systems = |report: &Value| -> Vec<(String, bool, u64)> {
+        report["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let slots = s["slots"].as_u64().unwrap();
+                (
+                    s["system"].as_str().unwrap().into(),
+                    s["built"] == true,
+                    slots,
+                )
+            })
+            .collect()
+    };
+    let first = systems(&built);
+    assert_eq!(first.len(), 16);
+    assert!(first.iter().all(|(_, built, _)| *built));
+    let slots: u64 = first.iter().map(|(_, _, slots)| slots).sum();
+    assert_eq!(Some(slots), built["slots"].as_u64());
+    let again = json(&[
+        "tables", "build", "--board", "3x3", "--stones", "8", "--tables", dir_arg, "--json",
+    ]);
+    let found_whole: Vec<_> = first
+        .iter()
+        .map(|(s, _, n)| (s.clone(), false, *n))
+        .collect();
+    assert_eq!(systems(&again), found_whole);
     // SPEC.md §4: the 3x3 start is a White win.
     let query = json(&[
         "query",

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Every material of up to `max_stones` stones on one board, solved, and possibly some
 /// materials of the next stone count (a *partial layer*: the systems built so far, e.g. 4v4
@@ -178,6 +178,30 @@ pub fn system_of(material: Material) -> Material {
     }
 }
 
+/// Which table files a build makes: every material of `board` up to `max_stones` (with
+/// `only`, of the top stone count just that material's system), in `directory`.
+#[derive(Clone, Copy)]
+pub struct BuildRequest<'a> {
+    pub board: &'a Board,
+    pub rules: Rules,
+    pub max_stones: usize,
+    pub only: Option<Material>,
+    pub directory: &'a Path,
+}
+
+/// What a build did with one system (a material and its swap).
+#[derive(Clone, Debug)]
+pub struct SystemBuild {
+    /// The system's material with the smaller mover first, e.g. 3v5 for 3v5 + 5v3.
+    pub system: Material,
+    /// Its slots, both materials.
+    pub slots: u64,
+    /// True if it was solved now, false if its files were there and whole.
+    pub built: bool,
+    /// How long it took (opening and checking its files when it was not built).
+    pub seconds: f64,
+}
+
 /// How a build of table files is made, saves its state and stops.
 pub struct BuildControl<'a> {
     /// The least time between two saves of a system's state.
@@ -302,6 +326,31 @@ impl Tables {
         control: &BuildControl,
         progress: &dyn Progress,
     ) -> Result<Tables, TableError> {
+        let request = BuildRequest {
+            board,
+            rules,
+            max_stones,
+            only,
+            directory,
+        };
+        Ok(Tables::build_files_reporting(&request, control, progress)?.0)
+    }
+
+    /// [`Tables::build_files`], also saying of each system it went through whether it was
+    /// built now or found whole, and how long it took.
+    pub fn build_files_reporting(
+        request: &BuildRequest,
+        control: &BuildControl,
+        progress: &dyn Progress,
+    ) -> Result<(Tables, Vec<SystemBuild>), TableError> {
+        let BuildRequest {
+            board,
+            rules,
+            max_stones,
+            only,
+            directory,
+        } = *request;
+        let mut systems_built = Vec::new();
         std::fs::create_dir_all(directory).map_err(|error| TableError::Io {
             path: directory.to_path_buf(),
             error,
@@ -311,46 +360,20 @@ impl Tables {
         for stones in 2..=top {
             let partial = only.filter(|_| stones == top).map(system_of);
             for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
-                if control.values_only && stones == top {
-                    tables.build_values_only(material, directory, control, progress)?;
-                    continue;
-                }
-                // A values-only build probes the smaller tables for their values alone, so
-                // their value files are enough (their entry files may have been deleted to
-                // make room).
-                let needed = if control.values_only {
-                    Content::Values
-                } else {
-                    Content::Entries
+                let clock = Instant::now();
+                let built = match control.values_only && stones == top {
+                    true => tables.build_values_only(material, directory, control, progress)?,
+                    false => tables.build_system(material, directory, control, progress)?,
                 };
-                if tables
-                    .open_system(material, needed, directory, progress)
-                    .is_ok()
-                {
-                    if needed == Content::Entries {
-                        for side in system_materials(material) {
-                            tables.ensure_value_file(side, directory, progress)?;
-                        }
-                    }
-                    continue;
-                }
-                let checkpoints = Checkpoints {
-                    path: directory.join(checkpoint_name(board, &rules, material)),
-                    every: control.checkpoint_every,
-                    stop: control.stop,
-                };
-                for solved in tables.solve(material, progress, Some(&checkpoints))? {
-                    let id = TableId::new(board, &rules, solved.index.material());
-                    let path = write_table(directory, &id, solved.entries())?;
-                    progress.note(&format!("wrote {}", path.display()));
-                    let path = write_table(directory, &id.values(), solved.entries())?;
-                    progress.note(&format!("wrote {}", path.display()));
-                    let file = TableFile::open(directory, &id, solved.index.size())?;
-                    tables
-                        .tables
-                        .insert(solved.index.material(), (solved.index, Entries::File(file)));
-                }
-                remove_checkpoint(&checkpoints.path)?;
+                systems_built.push(SystemBuild {
+                    system: material,
+                    slots: system_materials(material)
+                        .filter_map(|m| tables.tables.get(&m))
+                        .map(|(index, _)| index.size())
+                        .sum(),
+                    built,
+                    seconds: clock.elapsed().as_secs_f64(),
+                });
             }
             if partial.is_some() {
                 tables.top_stones = stones;
@@ -358,7 +381,55 @@ impl Tables {
                 tables.set_complete(stones);
             }
         }
-        Ok(tables)
+        Ok((tables, systems_built))
+    }
+
+    /// Open the system of `material` from its entry files (its value files for a build for
+    /// values alone), writing value files that are missing, or else solve it and write both.
+    /// True when it was solved now.
+    fn build_system(
+        &mut self,
+        material: Material,
+        directory: &Path,
+        control: &BuildControl,
+        progress: &dyn Progress,
+    ) -> Result<bool, TableError> {
+        // A values-only build probes the smaller tables for their values alone, so their
+        // value files are enough (their entry files may have been deleted to make room).
+        let needed = if control.values_only {
+            Content::Values
+        } else {
+            Content::Entries
+        };
+        if self
+            .open_system(material, needed, directory, progress)
+            .is_ok()
+        {
+            if needed == Content::Entries {
+                for side in system_materials(material) {
+                    self.ensure_value_file(side, directory, progress)?;
+                }
+            }
+            return Ok(false);
+        }
+        let (board, rules) = (self.board.clone(), self.rules);
+        let checkpoints = Checkpoints {
+            path: directory.join(checkpoint_name(&board, &rules, material)),
+            every: control.checkpoint_every,
+            stop: control.stop,
+        };
+        for solved in self.solve(material, progress, Some(&checkpoints))? {
+            let id = TableId::new(&board, &rules, solved.index.material());
+            let path = write_table(directory, &id, solved.entries())?;
+            progress.note(&format!("wrote {}", path.display()));
+            let path = write_table(directory, &id.values(), solved.entries())?;
+            progress.note(&format!("wrote {}", path.display()));
+            let file = TableFile::open(directory, &id, solved.index.size())?;
+            self.tables
+                .insert(solved.index.material(), (solved.index, Entries::File(file)));
+        }
+        remove_checkpoint(&checkpoints.path)?;
+        Ok(true)
     }
 
     /// Solve the system of `material` for values alone and write its value files, unless
@@ -369,12 +440,12 @@ impl Tables {
         directory: &Path,
         control: &BuildControl,
         progress: &dyn Progress,
-    ) -> Result<(), TableError> {
+    ) -> Result<bool, TableError> {
         if self
             .open_system(material, Content::Values, directory, progress)
             .is_ok()
         {
-            return Ok(());
+            return Ok(false);
         }
         let smaller = Tables::open_available(
             &self.board,
@@ -410,7 +481,8 @@ impl Tables {
             self.tables
                 .insert(solved.index.material(), (solved.index, Entries::File(file)));
         }
-        remove_checkpoint(&checkpoints.path)
+        remove_checkpoint(&checkpoints.path)?;
+        Ok(true)
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with

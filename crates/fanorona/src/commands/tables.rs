@@ -10,8 +10,8 @@ use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::retrograde::values_only::MAX_FRONTIER_BLOCK;
 use fanorona_solver::{
     material_stats, materials, materials_probed, most_table_stones, state_path,
-    system_can_be_numbered, system_of, verify_materials, BuildControl, Material, MaterialIndex,
-    TableError, Tables, VerifyControl,
+    system_can_be_numbered, system_of, verify_materials, BuildControl, BuildRequest, Material,
+    MaterialIndex, SystemBuild, TableError, Tables, VerifyControl,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -193,6 +193,29 @@ struct BuildReport {
     slots: u64,
     seconds: f64,
     directory: String,
+    /// Every system the build went through, smaller stone counts first.
+    systems: Vec<SystemLine>,
+}
+
+/// One system of a build: `built` false when its files were found whole.
+#[derive(Serialize)]
+struct SystemLine {
+    /// The material with the smaller mover first, e.g. "3v5" for 3v5 + 5v3.
+    system: String,
+    slots: u64,
+    built: bool,
+    seconds: f64,
+}
+
+impl SystemLine {
+    fn of(build: &SystemBuild) -> SystemLine {
+        SystemLine {
+            system: format!("{}v{}", build.system.mover, build.system.waiting),
+            slots: build.slots,
+            built: build.built,
+            seconds: build.seconds,
+        }
+    }
 }
 
 /// Set by Ctrl-C: a build saves the system it is solving and stops; a verification, what it
@@ -236,17 +259,16 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
     stop_on_ctrl_c();
     let clock = Instant::now();
     let bar = Bar::new();
-    let tables = Tables::build_files(
-        &board,
-        scope.tables.rules(),
-        scope.stones,
-        scope.only,
-        &scope.tables.tables,
-        &control,
-        &bar,
-    );
+    let request = BuildRequest {
+        board: &board,
+        rules: scope.tables.rules(),
+        max_stones: scope.stones,
+        only: scope.only,
+        directory: &scope.tables.tables,
+    };
+    let built = Tables::build_files_reporting(&request, &control, &bar);
     bar.finish();
-    let tables = tables?;
+    let (tables, systems) = built?;
     let report = BuildReport {
         board: board.size_name(),
         stones: scope.stones,
@@ -255,22 +277,39 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         slots: tables.slots(),
         seconds: clock.elapsed().as_secs_f64(),
         directory: scope.tables.tables.display().to_string(),
+        systems: systems.iter().map(SystemLine::of).collect(),
     };
     if scope.json {
         print_json(&report);
     } else {
-        println!(
-            "{} tables of {} up to {} stones: {} positions in {} slots, {:.1} s, in {}",
-            report.materials,
-            report.board,
-            report.stones,
-            report.positions,
-            report.slots,
-            report.seconds,
-            report.directory
-        );
+        print_build(&report);
     }
     Ok(())
+}
+
+/// The build's summary, then one line for each system solved now (those found whole are
+/// counted).
+fn print_build(report: &BuildReport) {
+    println!(
+        "{} tables of {} up to {} stones: {} positions in {} slots, {:.1} s, in {}",
+        report.materials,
+        report.board,
+        report.stones,
+        report.positions,
+        report.slots,
+        report.seconds,
+        report.directory
+    );
+    let found = report.systems.iter().filter(|s| !s.built).count();
+    if found > 0 {
+        println!("  {found} system(s) found whole, not built again");
+    }
+    for system in report.systems.iter().filter(|s| s.built) {
+        println!(
+            "  built {:<5} {:>14} slots {:>9.1} s",
+            system.system, system.slots, system.seconds
+        );
+    }
 }
 
 /// Copy the tables that verifying `checked` probes into memory (huge pages where available),
