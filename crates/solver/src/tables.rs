@@ -7,7 +7,7 @@ use crate::entry::Entry;
 use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
 use crate::index::{Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
-use crate::retrograde::values_only::solve_system_values;
+use crate::retrograde::values_only::{self, solve_system_values};
 use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
 use fanorona_engine::{Board, Position, Rules, Value};
 use rayon::prelude::*;
@@ -215,6 +215,11 @@ pub struct BuildControl<'a> {
     /// For values alone: the positions a frontier bit stands for (1, or a power of two up to
     /// [`crate::retrograde::values_only::MAX_FRONTIER_BLOCK`], to save memory).
     pub frontier_block: u64,
+    /// For values alone: the memory the build may use, in bytes (what the machine has
+    /// available when it starts). Beyond what the system takes to solve and 2 GiB, the
+    /// smaller tables its captures lead to are copied into memory, so that their random
+    /// reads miss the TLB less; `None` leaves them in their mapped files.
+    pub available_memory: Option<u64>,
 }
 
 impl Default for BuildControl<'_> {
@@ -226,6 +231,7 @@ impl Default for BuildControl<'_> {
             stop: None,
             values_only: false,
             frontier_block: 1,
+            available_memory: None,
         }
     }
 }
@@ -447,13 +453,34 @@ impl Tables {
         {
             return Ok(false);
         }
-        let smaller = Tables::open_available(
+        let mut smaller = Tables::open_available(
             &self.board,
             self.rules,
             material.stones() - 1,
             Content::Values,
             directory,
         )?;
+        if let Some(available) = control.available_memory {
+            let slots = system_materials(material)
+                .map(|m| MaterialIndex::new(&self.board, m).size())
+                .sum();
+            let solving = values_only::solving_bytes(slots, control.frontier_block);
+            let budget = available.saturating_sub(solving + (2 << 30));
+            let materials = crate::verify::materials_probed(&[material, material.swapped()]);
+            let clock = Instant::now();
+            let mapped = smaller.load_materials_into_memory(&materials, budget)?;
+            progress.note(&format!(
+                "the smaller tables its captures probe copied into memory in {:.1} s",
+                clock.elapsed().as_secs_f64()
+            ));
+            if mapped > 0 {
+                progress.note(&format!(
+                    "{:.1} GB of the smaller tables left in their mapped files (not enough memory \
+                     to copy them)",
+                    mapped as f64 / 1e9
+                ));
+            }
+        }
         let probe = |positions: &[Position], out: &mut Vec<Value>| {
             smaller
                 .probe_values(positions, out)

@@ -255,6 +255,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         stop: Some(&STOP),
         values_only: args.values_only,
         frontier_block: args.frontier_block,
+        available_memory: available_memory(),
     };
     stop_on_ctrl_c();
     let clock = Instant::now();

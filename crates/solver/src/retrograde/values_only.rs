@@ -296,6 +296,16 @@ impl Slot {
     }
 }
 
+/// The bytes that solving a system of `slots` slots takes, with a frontier bit per
+/// `frontier_block` positions: 2 bits a slot for the values, and one set of frontier bits (two
+/// with blocks of more than one position).
+pub fn solving_bytes(slots: u64, frontier_block: u64) -> u64 {
+    let values = slots.div_ceil(32) * 8;
+    let frontier = slots.div_ceil(64 * frontier_block) * 8;
+    let sets = if frontier_block > 1 { 2 } else { 1 };
+    values + sets * frontier
+}
+
 /// Solve the system of `material` and its swap (one material if they are equal), values
 /// only, with a frontier bit per `frontier_block` positions (a power of two up to 64; see
 /// [`MAX_FRONTIER_BLOCK`]). `probe` gives the values of positions of smaller materials. With
