@@ -223,7 +223,9 @@ fn best_turn(tables: &Tables, position: &Position, turns: &[Turn]) -> Result<Cho
     for (i, turn) in turns.iter().enumerate() {
         let (child, child_plies) = value_and_plies(tables, &turn.result)?;
         let candidate = (i, child.flip(), child_plies.map(|p| p + 1));
-        if best.is_none_or(|b| preference(candidate) > preference(b)) {
+        if best.is_none_or(|(_, value, plies)| {
+            preference(candidate.1, candidate.2) > preference(value, plies)
+        }) {
             best = Some(candidate);
         }
     }
@@ -233,7 +235,7 @@ fn best_turn(tables: &Tables, position: &Position, turns: &[Turn]) -> Result<Cho
 
 /// How much the player who makes a turn of `value` in `plies` prefers it: wins first, the
 /// faster the better; then draws; then losses, the slower the better.
-fn preference((_, value, plies): (usize, Value, Option<u16>)) -> (u8, i32) {
+fn preference(value: Value, plies: Option<u16>) -> (u8, i32) {
     let plies = i32::from(plies.unwrap_or(0));
     match value {
         Value::Win => (2, -plies),
