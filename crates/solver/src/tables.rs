@@ -12,6 +12,7 @@ use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
 use fanorona_engine::{Board, Position, Rules, Value};
 use rayon::prelude::*;
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -167,6 +168,51 @@ fn systems(stones: usize) -> impl Iterator<Item = Material> {
 fn system_materials(material: Material) -> impl Iterator<Item = Material> {
     let swapped = (material.swapped() != material).then_some(material.swapped());
     std::iter::once(material).chain(swapped)
+}
+
+/// The systems of one stone count to solve together, as ranges of `sizes` (their slots, in
+/// the order they are built): as many consecutive systems as fit in half the memory
+/// `available` at [`SOLVING_BYTES_PER_SLOT`]; one at a time where it is not known.
+fn side_by_side(sizes: &[u64], available: Option<u64>) -> Vec<Range<usize>> {
+    let budget = available.map_or(0, |bytes| bytes / 2);
+    let mut batches: Vec<Range<usize>> = Vec::new();
+    let mut bytes = 0;
+    for (k, &size) in sizes.iter().enumerate() {
+        let needs = size.saturating_mul(SOLVING_BYTES_PER_SLOT);
+        match batches.last_mut() {
+            Some(batch) if bytes + needs <= budget => {
+                batch.end = k + 1;
+                bytes += needs;
+            }
+            _ => {
+                batches.push(k..k + 1);
+                bytes = needs;
+            }
+        }
+    }
+    batches
+}
+
+/// What a system takes per slot while it is solved and written, counted generously: the
+/// solver's byte per slot, and the pages of the entry and value files written (2 bytes and
+/// a quarter) while the kernel has not yet flushed them.
+const SOLVING_BYTES_PER_SLOT: u64 = 3;
+
+/// The progress of systems solved side by side, shown as one phase: each system's own phases
+/// are left out (they would replace one another), their work counts toward the one phase.
+struct CombinedProgress<'a>(&'a dyn Progress);
+
+impl Progress for CombinedProgress<'_> {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, units: u64) {
+        self.0.advance(units);
+    }
+    fn resumed(&self, units: u64) {
+        self.0.resumed(units);
+    }
+    fn note(&self, message: &str) {
+        self.0.note(message);
+    }
 }
 
 /// The system of a material: the material and its swap, solved together, smaller mover first.
@@ -365,22 +411,17 @@ impl Tables {
         let top = max_stones.min(board.points());
         for stones in 2..=top {
             let partial = only.filter(|_| stones == top).map(system_of);
-            for material in systems(stones).filter(|&m| partial.is_none_or(|p| p == m)) {
-                let clock = Instant::now();
-                let built = match control.values_only && stones == top {
-                    true => tables.build_values_only(material, directory, control, progress)?,
-                    false => tables.build_system(material, directory, control, progress)?,
-                };
-                systems_built.push(SystemBuild {
-                    system: material,
-                    slots: system_materials(material)
-                        .filter_map(|m| tables.tables.get(&m))
-                        .map(|(index, _)| index.size())
-                        .sum(),
-                    built,
-                    seconds: clock.elapsed().as_secs_f64(),
-                });
-            }
+            let level: Vec<Material> = systems(stones)
+                .filter(|&m| partial.is_none_or(|p| p == m))
+                .collect();
+            let values_only = control.values_only && stones == top;
+            systems_built.extend(tables.build_level(
+                &level,
+                values_only,
+                directory,
+                control,
+                progress,
+            )?);
             if partial.is_some() {
                 tables.top_stones = stones;
             } else {
@@ -390,10 +431,88 @@ impl Tables {
         Ok((tables, systems_built))
     }
 
+    /// Build the systems `level` of one stone count: those already there and whole are
+    /// opened, and the others solved, for values alone with `values_only`. Systems of one stone
+    /// count probe only smaller ones, so they are solved side by side as far as the memory
+    /// available allows (see [`side_by_side`]): on many cores, one system's short parallel
+    /// passes leave threads idle that the others' work fills.
+    fn build_level(
+        &mut self,
+        level: &[Material],
+        values_only: bool,
+        directory: &Path,
+        control: &BuildControl,
+        progress: &dyn Progress,
+    ) -> Result<Vec<SystemBuild>, TableError> {
+        let mut reports = Vec::new();
+        let mut to_solve = Vec::new();
+        for &material in level {
+            let clock = Instant::now();
+            if values_only {
+                let built = self.build_values_only(material, directory, control, progress)?;
+                reports.push(self.report(material, built, clock));
+            } else if self.open_built_system(material, directory, control, progress)? {
+                reports.push(self.report(material, false, clock));
+            } else {
+                to_solve.push(material);
+            }
+        }
+        let sizes: Vec<u64> = to_solve
+            .iter()
+            .map(|&m| {
+                system_materials(m)
+                    .map(|m| MaterialIndex::new(&self.board, m).size())
+                    .sum()
+            })
+            .collect();
+        for batch in side_by_side(&sizes, control.available_memory) {
+            let (batch, batch_sizes) = (&to_solve[batch.clone()], &sizes[batch]);
+            let slots_solved = batch_sizes.iter().sum();
+            let solved = self.solve_side_by_side(batch, slots_solved, directory, control, progress);
+            // Every system solved is written before any error is returned, so that a stop
+            // loses none of them (the others saved their state).
+            let mut first_error = None;
+            for ((&material, &slots), (solved, seconds)) in
+                batch.iter().zip(batch_sizes).zip(solved)
+            {
+                let clock = Instant::now();
+                let written = solved
+                    .and_then(|solved| self.write_solved(material, solved, directory, progress));
+                let seconds = seconds + clock.elapsed().as_secs_f64();
+                match written {
+                    Ok(()) => reports.push(SystemBuild {
+                        system: material,
+                        slots,
+                        built: true,
+                        seconds,
+                    }),
+                    Err(error) => first_error = first_error.or(Some(error)),
+                }
+            }
+            if let Some(error) = first_error {
+                return Err(error);
+            }
+        }
+        reports.sort_by_key(|report| level.iter().position(|&m| m == report.system));
+        Ok(reports)
+    }
+
+    /// What a build of the system of `material` reports, once its tables are held.
+    fn report(&self, material: Material, built: bool, clock: Instant) -> SystemBuild {
+        SystemBuild {
+            system: material,
+            slots: system_materials(material)
+                .filter_map(|m| self.tables.get(&m))
+                .map(|(index, _)| index.size())
+                .sum(),
+            built,
+            seconds: clock.elapsed().as_secs_f64(),
+        }
+    }
+
     /// Open the system of `material` from its entry files (its value files for a build for
-    /// values alone), writing value files that are missing, or else solve it and write both.
-    /// True when it was solved now.
-    fn build_system(
+    /// values alone), writing value files that are missing. False when it must be solved.
+    fn open_built_system(
         &mut self,
         material: Material,
         directory: &Path,
@@ -409,23 +528,67 @@ impl Tables {
         };
         if self
             .open_system(material, needed, directory, progress)
-            .is_ok()
+            .is_err()
         {
-            if needed == Content::Entries {
-                for side in system_materials(material) {
-                    self.ensure_value_file(side, directory, progress)?;
-                }
-            }
             return Ok(false);
         }
-        let (board, rules) = (self.board.clone(), self.rules);
-        let checkpoints = Checkpoints {
-            path: directory.join(checkpoint_name(&board, &rules, material)),
+        if needed == Content::Entries {
+            for side in system_materials(material) {
+                self.ensure_value_file(side, directory, progress)?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Solve the systems `batch` (of `slots` in all) at once, each from its saved state if it
+    /// has one, with the seconds each took; one system reports its own progress, several one
+    /// bar for all.
+    fn solve_side_by_side(
+        &self,
+        batch: &[Material],
+        slots: u64,
+        directory: &Path,
+        control: &BuildControl,
+        progress: &dyn Progress,
+    ) -> Vec<(Result<Vec<SolvedTable>, TableError>, f64)> {
+        let checkpoints = |material| Checkpoints {
+            path: directory.join(checkpoint_name(&self.board, &self.rules, material)),
             every: control.checkpoint_every,
             stop: control.stop,
         };
-        for solved in self.solve(material, progress, Some(&checkpoints))? {
-            let id = TableId::new(&board, &rules, solved.index.material());
+        let timed = |material, progress: &dyn Progress| {
+            let clock = Instant::now();
+            let solved = self.solve(material, progress, Some(&checkpoints(material)));
+            (solved, clock.elapsed().as_secs_f64())
+        };
+        if let [material] = batch {
+            return vec![timed(*material, progress)];
+        }
+        let names: Vec<String> = batch
+            .iter()
+            .map(|&m| format!("{}v{}+{}v{}", m.mover, m.waiting, m.waiting, m.mover))
+            .collect();
+        // Each position counts twice: once in the captures, once when the paika decide it
+        // (the positions they never decide, draws, are not counted: the bar ends short).
+        progress.phase(&format!("{}, side by side", names.join(", ")), 2 * slots);
+        let combined = CombinedProgress(progress);
+        batch
+            .par_iter()
+            .map(|&material| timed(material, &combined))
+            .collect()
+    }
+
+    /// Write the solved tables of `material`'s system (entries and values), hold them mapped,
+    /// and remove the system's saved state.
+    fn write_solved(
+        &mut self,
+        material: Material,
+        solved: Vec<SolvedTable>,
+        directory: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        for solved in solved {
+            let id = TableId::new(&self.board, &self.rules, solved.index.material());
             let path = write_table(directory, &id, solved.entries())?;
             progress.note(&format!("wrote {}", path.display()));
             let path = write_table(directory, &id.values(), solved.entries())?;
@@ -434,8 +597,7 @@ impl Tables {
             self.tables
                 .insert(solved.index.material(), (solved.index, Entries::File(file)));
         }
-        remove_checkpoint(&checkpoints.path)?;
-        Ok(true)
+        remove_checkpoint(&directory.join(checkpoint_name(&self.board, &self.rules, material)))
     }
 
     /// Solve the system of `material` for values alone and write its value files, unless
@@ -1137,5 +1299,21 @@ impl Tables {
         entries
             .get(index.index(position.mover, position.waiting))
             .ok_or(ProbeError::NoDistances { material })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn systems_go_side_by_side_while_half_the_memory_holds_them() {
+        // 3 bytes a slot: 30, 30, 90 and 15 bytes.
+        let sizes = [10, 10, 30, 5];
+        assert_eq!(side_by_side(&sizes, Some(200)), vec![0..2, 2..3, 3..4]);
+        assert_eq!(side_by_side(&sizes, Some(300)), vec![0..3, 3..4]);
+        assert_eq!(side_by_side(&sizes, Some(1 << 20)), vec![0..4]);
+        assert_eq!(side_by_side(&sizes, None), vec![0..1, 1..2, 2..3, 3..4]);
+        assert!(side_by_side(&[], Some(1 << 20)).is_empty());
     }
 }

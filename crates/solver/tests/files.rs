@@ -10,6 +10,8 @@ use fanorona_solver::{
 };
 use std::fs;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 const STONES: usize = 5;
 
@@ -18,17 +20,27 @@ fn board() -> Board {
 }
 
 fn build(directory: &Path) -> Tables {
+    build_with(directory, STONES, &BuildControl::default()).unwrap()
+}
+
+fn build_with(
+    directory: &Path,
+    stones: usize,
+    control: &BuildControl,
+) -> Result<Tables, TableError> {
     Tables::build_files(
         &board(),
         Rules::default(),
-        STONES,
+        stones,
         None,
         directory,
-        &BuildControl::default(),
+        control,
         &NoProgress,
     )
-    .unwrap()
 }
+
+/// Memory enough to solve every system of a stone count side by side.
+const PLENTY_OF_MEMORY: Option<u64> = Some(1 << 40);
 
 fn file_of(directory: &Path, material: Material) -> std::path::PathBuf {
     directory.join(TableId::new(&board(), &Rules::default(), material).file_name())
@@ -319,6 +331,39 @@ fn verify_finds_a_wrong_entry_with_a_valid_checksum() {
             Stored::Entry(original)
         )
     );
+}
+
+#[test]
+fn systems_solved_side_by_side_stop_resume_and_give_the_files_built_one_at_a_time() {
+    let one_at_a_time = tempfile::tempdir().unwrap();
+    build(one_at_a_time.path());
+    let side_by_side = tempfile::tempdir().unwrap();
+    build_with(side_by_side.path(), 3, &BuildControl::default()).unwrap();
+    // Stopped from the start: both 4-stone systems (1v3 and 2v2), solved at once, save their
+    // state and stop.
+    let stop = AtomicBool::new(true);
+    let stopping = BuildControl {
+        stop: Some(&stop),
+        checkpoint_every: Duration::ZERO,
+        available_memory: PLENTY_OF_MEMORY,
+        ..BuildControl::default()
+    };
+    let stopped = build_with(side_by_side.path(), STONES, &stopping);
+    assert!(matches!(stopped, Err(TableError::Stopped { .. })));
+    for system in [Material::new(1, 3), Material::new(2, 2)] {
+        let state = checkpoint_name(&board(), &Rules::default(), system);
+        assert!(side_by_side.path().join(state).exists(), "{system:?}");
+    }
+    let going_on = BuildControl {
+        available_memory: PLENTY_OF_MEMORY,
+        ..BuildControl::default()
+    };
+    build_with(side_by_side.path(), STONES, &going_on).unwrap();
+    for material in materials(STONES) {
+        let a = fs::read(file_of(one_at_a_time.path(), material)).unwrap();
+        let b = fs::read(file_of(side_by_side.path(), material)).unwrap();
+        assert!(a == b, "{material:?} differs when solved side by side");
+    }
 }
 
 #[test]
