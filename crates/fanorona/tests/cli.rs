@@ -341,9 +341,10 @@ fn query_checks_the_blocks_it_reads_and_names_a_damaged_table() {
     refused(&query, 1, &["3x3-loss-4v4.fntb is corrupt"]);
 }
 
-#[test]
-fn stats_name_positions_of_the_longest_win_and_loss_that_query_confirms() {
-    let dir = scratch("tables-longest");
+/// The 3x3 tables up to 5 stones built in the scratch directory `name`, and their `tables
+/// stats` (which name each material's longest win and loss).
+fn built_3x3_tables_and_stats(name: &str) -> (std::path::PathBuf, Value) {
+    let dir = scratch(name);
     let dir_arg = dir.to_str().unwrap();
     json(&[
         "tables", "build", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
@@ -351,6 +352,13 @@ fn stats_name_positions_of_the_longest_win_and_loss_that_query_confirms() {
     let stats = json(&[
         "tables", "stats", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
     ]);
+    (dir, stats)
+}
+
+#[test]
+fn stats_name_positions_of_the_longest_win_and_loss_that_query_confirms() {
+    let (dir, stats) = built_3x3_tables_and_stats("tables-longest");
+    let dir_arg = dir.to_str().unwrap();
     let mut named = 0;
     for line in stats.as_array().unwrap() {
         for (value, plies, position) in [
@@ -481,14 +489,8 @@ fn replay_line(start: &str, line: &Value) -> Vec<String> {
 /// position, drawing turns until a position comes back.
 #[test]
 fn query_line_plays_best_play_to_the_end_of_the_game() {
-    let dir = scratch("tables-line");
+    let (dir, stats) = built_3x3_tables_and_stats("tables-line");
     let dir_arg = dir.to_str().unwrap();
-    json(&[
-        "tables", "build", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
-    ]);
-    let stats = json(&[
-        "tables", "stats", "--board", "3x3", "--stones", "5", "--tables", dir_arg, "--json",
-    ]);
     let query_line = |position: &str| {
         json(&[
             "query",
