@@ -39,4 +39,4 @@ pub use notation::{format_position, format_turn, parse_position, parse_turn, Not
 pub use perft::{divide, perft, perft_unique};
 pub use position::{Color, Position, Start, LEFT_RIGHT_FEN};
 pub use rules::{Blocked, Rules, Value};
-pub use symmetry::{canonical, symmetries, Symmetry};
+pub use symmetry::{canonical, symmetries, RectangleImages, Symmetry};

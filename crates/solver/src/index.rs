@@ -22,7 +22,7 @@
 //! is a walk over the classes and Gosper's hack on the waiting sets (no unranking per position).
 
 use crate::binomial::choose;
-use fanorona_engine::{symmetries, Bitboard, Board, Symmetry};
+use fanorona_engine::{symmetries, Bitboard, Board, RectangleImages, Symmetry};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -59,6 +59,8 @@ impl Material {
 /// The symmetries of one board, the identity first, shared by all its indices.
 pub struct BoardSymmetries {
     all: Vec<Symmetry>,
+    /// On a board that is not square, the three other than the identity mapped at once.
+    rectangle: Option<RectangleImages>,
 }
 
 impl BoardSymmetries {
@@ -70,6 +72,14 @@ impl BoardSymmetries {
     /// The canonical form of the position (mover, waiting); see the module documentation.
     #[inline]
     pub fn canonical(&self, mover: Bitboard, waiting: Bitboard) -> (Bitboard, Bitboard) {
+        match &self.rectangle {
+            Some(images) => canonical_on_a_rectangle(images, mover.0, waiting.0),
+            None => self.canonical_one_by_one(mover, waiting),
+        }
+    }
+
+    /// The canonical form by mapping the position with each symmetry in turn.
+    fn canonical_one_by_one(&self, mover: Bitboard, waiting: Bitboard) -> (Bitboard, Bitboard) {
         let mut best = (mover, waiting);
         for symmetry in &self.all[1..] {
             let image = symmetry.set(mover);
@@ -101,6 +111,30 @@ impl BoardSymmetries {
             .filter(move |(k, _)| stabiliser >> k & 1 != 0)
             .map(|(_, symmetry)| symmetry)
     }
+}
+
+/// The canonical form on a board that is not square: the least of the four mover images, and
+/// the least waiting image among the symmetries that give it. The waiting set is mapped only
+/// where some symmetry other than the identity gives the least mover image.
+#[inline]
+fn canonical_on_a_rectangle(
+    images: &RectangleImages,
+    mover: u64,
+    waiting: u64,
+) -> (Bitboard, Bitboard) {
+    let movers = images.images(mover);
+    let least = movers.iter().fold(mover, |least, &image| least.min(image));
+    if movers.iter().all(|&image| image != least) {
+        return (Bitboard(mover), Bitboard(waiting));
+    }
+    let waitings = images.images(waiting);
+    let mut best = if mover == least { waiting } else { u64::MAX };
+    for (&image, &waiting_image) in movers.iter().zip(&waitings) {
+        if image == least {
+            best = best.min(waiting_image);
+        }
+    }
+    (Bitboard(least), Bitboard(best))
 }
 
 /// The canonical mover sets of one size on one board, numbered.
@@ -153,6 +187,7 @@ fn shared(board: &Board, mover: usize) -> Shared {
     }
     let symmetries = Arc::new(BoardSymmetries {
         all: symmetries(board),
+        rectangle: RectangleImages::of(board),
     });
     let classes = Arc::new(MoverClasses::new(board, &symmetries, mover));
     let mut cache = cache.lock().expect("cache lock");
@@ -532,6 +567,36 @@ mod tests {
             "more than fits"
         );
         assert_eq!(crate::most_table_stones(&small), 9);
+    }
+
+    #[test]
+    fn a_rectangle_s_canonical_form_is_the_one_of_its_symmetries_one_by_one() {
+        for (rows, columns) in [(5, 9), (3, 5), (7, 3), (9, 3)] {
+            let board = Board::new(rows, columns).unwrap();
+            let index = MaterialIndex::new(&board, Material::new(3, 3));
+            let symmetries = index.symmetries();
+            let mirror = &symmetries.all[2];
+            let mut seed = 0x5eed_u64;
+            let mut symmetric_movers = 0;
+            for k in 0..4000 {
+                seed = fanorona_engine::hash::mix(seed);
+                let mut mover = Bitboard(seed & board.all().0);
+                if k % 2 == 0 {
+                    // A mover set that a mirror fixes: every image ties, and the waiting
+                    // images decide.
+                    mover = Bitboard(mover.0 | mirror.set(mover).0);
+                    symmetric_movers += 1;
+                }
+                seed = fanorona_engine::hash::mix(seed);
+                let waiting = Bitboard(seed & board.all().0 & !mover.0);
+                assert_eq!(
+                    symmetries.canonical(mover, waiting),
+                    symmetries.canonical_one_by_one(mover, waiting),
+                    "{rows}x{columns}: {mover:?} {waiting:?}"
+                );
+            }
+            assert!(symmetric_movers > 0 && symmetries.rectangle.is_some());
+        }
     }
 
     #[test]
