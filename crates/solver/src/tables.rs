@@ -215,6 +215,13 @@ impl Progress for CombinedProgress<'_> {
     }
 }
 
+/// The slots of the tables of `material`'s system on `board`.
+fn system_slots(board: &Board, material: Material) -> u64 {
+    system_materials(material)
+        .map(|m| MaterialIndex::new(board, m).size())
+        .sum()
+}
+
 /// The system of a material: the material and its swap, solved together, smaller mover first.
 pub fn system_of(material: Material) -> Material {
     if material.mover <= material.waiting {
@@ -261,10 +268,11 @@ pub struct BuildControl<'a> {
     /// For values alone: the positions a frontier bit stands for (1, or a power of two up to
     /// [`crate::retrograde::values_only::MAX_FRONTIER_BLOCK`], to save memory).
     pub frontier_block: u64,
-    /// For values alone: the memory the build may use, in bytes (what the machine has
-    /// available when it starts). Beyond what the system takes to solve and 2 GiB, the
-    /// smaller tables its captures lead to are copied into memory, so that their random
-    /// reads miss the TLB less; `None` leaves them in their mapped files.
+    /// The memory the build may use, in bytes (what the machine has available when it
+    /// starts). Half of it bounds the systems of one stone count solved side by side; and
+    /// for values alone, beyond what the system takes to solve and 2 GiB, the smaller tables
+    /// its captures lead to are copied into memory, so that their random reads miss the TLB
+    /// less. `None`: one system at a time, and the smaller tables left in their mapped files.
     pub available_memory: Option<u64>,
 }
 
@@ -459,11 +467,7 @@ impl Tables {
         }
         let sizes: Vec<u64> = to_solve
             .iter()
-            .map(|&m| {
-                system_materials(m)
-                    .map(|m| MaterialIndex::new(&self.board, m).size())
-                    .sum()
-            })
+            .map(|&m| system_slots(&self.board, m))
             .collect();
         for batch in side_by_side(&sizes, control.available_memory) {
             let (batch, batch_sizes) = (&to_solve[batch.clone()], &sizes[batch]);
@@ -497,14 +501,11 @@ impl Tables {
         Ok(reports)
     }
 
-    /// What a build of the system of `material` reports, once its tables are held.
+    /// What a build of the system of `material` reports.
     fn report(&self, material: Material, built: bool, clock: Instant) -> SystemBuild {
         SystemBuild {
             system: material,
-            slots: system_materials(material)
-                .filter_map(|m| self.tables.get(&m))
-                .map(|(index, _)| index.size())
-                .sum(),
+            slots: system_slots(&self.board, material),
             built,
             seconds: clock.elapsed().as_secs_f64(),
         }
@@ -623,9 +624,7 @@ impl Tables {
             directory,
         )?;
         if let Some(available) = control.available_memory {
-            let slots = system_materials(material)
-                .map(|m| MaterialIndex::new(&self.board, m).size())
-                .sum();
+            let slots = system_slots(&self.board, material);
             let solving = values_only::solving_bytes(slots, control.frontier_block);
             let budget = available.saturating_sub(solving + (2 << 30));
             let materials = crate::verify::materials_probed(&[material, material.swapped()]);
