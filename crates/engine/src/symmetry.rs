@@ -212,16 +212,10 @@ impl RectangleImages {
         if board.rows() == board.columns() {
             return None;
         }
-        let (files, ranks) = (mirror_files(board), mirror_ranks(board));
-        let (swaps, files) = match ranks.len() < files.len() {
-            true => (ranks, false),
-            false => (files, true),
-        };
-        let mut mirror = SetMap::of(board, &[]);
-        for swap in swaps {
-            mirror.swaps[mirror.count] = swap;
-            mirror.count += 1;
-        }
+        // The mirror of fewer swaps is composed of its own swaps, without the reversal.
+        let files = mirror_files(board).len() <= mirror_ranks(board).len();
+        let mirror = SetMap::of(board, &[if files { MirrorFiles } else { MirrorRanks }]);
+        debug_assert!(!mirror.reverse);
         Some(RectangleImages { mirror, files })
     }
 
