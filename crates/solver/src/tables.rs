@@ -348,12 +348,17 @@ impl Tables {
     }
 
     /// Solve every material with 2 to `max_stones` stones in memory, smallest first, each
-    /// system of (a, b) and (b, a) together.
+    /// system of (a, b) and (b, a) together, and the systems of one stone count side by side
+    /// (they probe only smaller ones).
     pub fn build(board: &Board, rules: Rules, max_stones: usize) -> Tables {
         let mut tables = Tables::empty(board, rules);
         for stones in 2..=max_stones.min(board.points()) {
-            for material in systems(stones) {
-                let solved = tables.solve(material, &NoProgress, None);
+            let level: Vec<Material> = systems(stones).collect();
+            let solved: Vec<_> = level
+                .par_iter()
+                .map(|&material| tables.solve(material, &NoProgress, None))
+                .collect();
+            for solved in solved {
                 for solved in solved.expect("a build in memory neither saves nor stops") {
                     let entries = Entries::Memory(solved.entries().collect());
                     tables
@@ -774,11 +779,7 @@ impl Tables {
         directory: &Path,
     ) -> Result<(), TableError> {
         if self.tables.get(&material).is_none() {
-            let candidates =
-                Self::candidates(TableId::new(&self.board, &self.rules, material), content);
-            let (id, index) = self.index_of_present(material, &candidates, directory)?;
-            let file = TableFile::open_by_blocks(directory, &id, index.size())?;
-            self.tables.insert(material, (index, Entries::File(file)));
+            self.open_file_with(material, content, directory, TableFile::open_by_blocks)?;
         }
         Ok(())
     }
@@ -901,10 +902,22 @@ impl Tables {
         content: Content,
         directory: &Path,
     ) -> Result<(), TableError> {
+        self.open_file_with(material, content, directory, TableFile::open)
+    }
+
+    /// Open the first present of `material`'s files with `content` (see
+    /// [`Tables::candidates`]) by `open` (whole, or by blocks), and hold it.
+    fn open_file_with(
+        &mut self,
+        material: Material,
+        content: Content,
+        directory: &Path,
+        open: fn(&Path, &TableId, u64) -> Result<TableFile, TableError>,
+    ) -> Result<(), TableError> {
         let candidates =
             Self::candidates(TableId::new(&self.board, &self.rules, material), content);
         let (id, index) = self.index_of_present(material, &candidates, directory)?;
-        let file = TableFile::open(directory, &id, index.size())?;
+        let file = open(directory, &id, index.size())?;
         self.tables.insert(material, (index, Entries::File(file)));
         Ok(())
     }
