@@ -632,20 +632,7 @@ impl Tables {
             let slots = system_slots(&self.board, material);
             let solving = values_only::solving_bytes(slots, control.frontier_block);
             let budget = available.saturating_sub(solving + (2 << 30));
-            let materials = crate::verify::materials_probed(&[material, material.swapped()]);
-            let clock = Instant::now();
-            let mapped = smaller.load_materials_into_memory(&materials, budget)?;
-            progress.note(&format!(
-                "the smaller tables its captures probe copied into memory in {:.1} s",
-                clock.elapsed().as_secs_f64()
-            ));
-            if mapped > 0 {
-                progress.note(&format!(
-                    "{:.1} GB of the smaller tables left in their mapped files (not enough memory \
-                     to copy them)",
-                    mapped as f64 / 1e9
-                ));
-            }
+            smaller.copy_probed_into_memory(material, budget, progress)?;
         }
         let probe = |positions: &[Position], out: &mut Vec<Value>| {
             smaller
@@ -676,6 +663,32 @@ impl Tables {
         }
         remove_checkpoint(&checkpoints.path)?;
         Ok(true)
+    }
+
+    /// Copy the tables that the captures of `material`'s system probe into memory, as far
+    /// as `budget` bytes hold them, saying how long it took and how much
+    /// was left in the mapped files.
+    fn copy_probed_into_memory(
+        &mut self,
+        material: Material,
+        budget: u64,
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let materials = crate::verify::materials_probed(&[material, material.swapped()]);
+        let clock = Instant::now();
+        let mapped = self.load_materials_into_memory(&materials, budget)?;
+        progress.note(&format!(
+            "the smaller tables its captures probe copied into memory in {:.1} s",
+            clock.elapsed().as_secs_f64()
+        ));
+        if mapped > 0 {
+            progress.note(&format!(
+                "{:.1} GB of the smaller tables left in their mapped files (not enough memory \
+                 to copy them)",
+                mapped as f64 / 1e9
+            ));
+        }
+        Ok(())
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with

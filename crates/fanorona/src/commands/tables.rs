@@ -11,7 +11,7 @@ use fanorona_solver::retrograde::values_only::MAX_FRONTIER_BLOCK;
 use fanorona_solver::{
     material_stats, materials, materials_probed, most_table_stones, state_path,
     system_can_be_numbered, system_of, verify_materials, BuildControl, BuildRequest, Material,
-    MaterialIndex, SystemBuild, TableError, Tables, VerifyControl,
+    MaterialIndex, Mismatch, SystemBuild, TableError, Tables, VerifyControl,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -365,6 +365,20 @@ struct MismatchLine {
 fn check(scope: &Scope) -> Result<(), CliError> {
     let mut tables = scope.open()?;
     copy_probed_tables(&mut tables, &scope.materials());
+    let mismatches = verify_with_bar(scope, &tables)?;
+    let value_files = check_value_files(scope, &tables)?;
+    let report = VerifyReport::new(scope, &tables, &mismatches, value_files);
+    if scope.json {
+        print_json(&report);
+    } else {
+        report.print();
+    }
+    report.outcome()
+}
+
+/// Verify every entry of the scope's materials from its successors, with a progress bar;
+/// the run saves its state beside the tables, so that a stopped one goes on from there.
+fn verify_with_bar(scope: &Scope, tables: &Tables) -> Result<Vec<Mismatch>, CliError> {
     let control = VerifyControl {
         state: Some(state_path(
             &scope.tables.tables,
@@ -376,37 +390,49 @@ fn check(scope: &Scope) -> Result<(), CliError> {
     };
     stop_on_ctrl_c();
     let bar = Bar::new();
-    let mismatches = verify_materials(&tables, &scope.materials(), &bar, 100, &control);
+    let mismatches = verify_materials(tables, &scope.materials(), &bar, 100, &control);
     bar.finish();
-    let mismatches = mismatches?;
-    let value_files = check_value_files(scope, &tables)?;
-    let checked: Vec<MaterialIndex> = scope
-        .materials()
-        .into_iter()
-        .map(|material| MaterialIndex::new(tables.board(), material))
-        .collect();
-    let report = VerifyReport {
-        board: tables.board().size_name(),
-        stones: scope.stones,
-        positions: checked.iter().map(|i| i.positions_before_symmetry()).sum(),
-        slots: checked.iter().map(|i| i.size()).sum(),
-        mismatches: mismatches
-            .iter()
-            .map(|m| MismatchLine {
-                material: format!("{}v{}", m.material.mover, m.material.waiting),
-                index: m.index,
-                position: format_position(tables.board(), &m.position),
-                stored: format!("{:?}", m.stored),
-                derived: format!("{:?}", m.derived),
-            })
-            .collect(),
-        value_files,
-    };
-    let wrong_values: u64 = report.value_files.iter().map(|v| v.mismatches).sum();
-    if scope.json {
-        print_json(&report);
-    } else {
-        for line in &report.mismatches {
+    Ok(mismatches?)
+}
+
+impl VerifyReport {
+    fn new(
+        scope: &Scope,
+        tables: &Tables,
+        mismatches: &[Mismatch],
+        value_files: Vec<ValueFileLine>,
+    ) -> VerifyReport {
+        let checked: Vec<MaterialIndex> = scope
+            .materials()
+            .into_iter()
+            .map(|material| MaterialIndex::new(tables.board(), material))
+            .collect();
+        VerifyReport {
+            board: tables.board().size_name(),
+            stones: scope.stones,
+            positions: checked.iter().map(|i| i.positions_before_symmetry()).sum(),
+            slots: checked.iter().map(|i| i.size()).sum(),
+            mismatches: mismatches
+                .iter()
+                .map(|m| MismatchLine {
+                    material: format!("{}v{}", m.material.mover, m.material.waiting),
+                    index: m.index,
+                    position: format_position(tables.board(), &m.position),
+                    stored: format!("{:?}", m.stored),
+                    derived: format!("{:?}", m.derived),
+                })
+                .collect(),
+            value_files,
+        }
+    }
+
+    /// Slots of the value files whose values differ from their entry files'.
+    fn wrong_values(&self) -> u64 {
+        self.value_files.iter().map(|v| v.mismatches).sum()
+    }
+
+    fn print(&self) {
+        for line in &self.mismatches {
             println!(
                 "mismatch {} #{} {}: stored {}, derived {}",
                 line.material, line.index, line.position, line.stored, line.derived
@@ -414,27 +440,33 @@ fn check(scope: &Scope) -> Result<(), CliError> {
         }
         println!(
             "{} slots checked (standing for {} positions), {} mismatches",
-            report.slots,
-            report.positions,
-            report.mismatches.len()
+            self.slots,
+            self.positions,
+            self.mismatches.len()
         );
         println!(
-            "{} value files checked against their entry files, {wrong_values} values differ",
-            report.value_files.len()
+            "{} value files checked against their entry files, {} values differ",
+            self.value_files.len(),
+            self.wrong_values()
         );
     }
-    if !report.mismatches.is_empty() {
-        return Err(CliError::Failure(format!(
-            "{} entries do not follow from their successors",
-            report.mismatches.len()
-        )));
+
+    /// A failure when an entry or a value is wrong.
+    fn outcome(&self) -> Result<(), CliError> {
+        if !self.mismatches.is_empty() {
+            return Err(CliError::Failure(format!(
+                "{} entries do not follow from their successors",
+                self.mismatches.len()
+            )));
+        }
+        let wrong_values = self.wrong_values();
+        if wrong_values > 0 {
+            return Err(CliError::Failure(format!(
+                "{wrong_values} values of the value files differ from their entry files"
+            )));
+        }
+        Ok(())
     }
-    if wrong_values > 0 {
-        return Err(CliError::Failure(format!(
-            "{wrong_values} values of the value files differ from their entry files"
-        )));
-    }
-    Ok(())
 }
 
 /// Every value file of the scope's materials that is there, against its entry file (a value
