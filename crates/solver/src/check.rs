@@ -296,70 +296,107 @@ impl Judge<'_> {
         good: &(impl Fn(Value, Color) -> bool + Sync),
         checked: &mut Checked,
     ) -> Result<(), Refuted> {
-        let strategist = claim.strategist();
         let mut required = Vec::new();
         children(self.board, position, &mut required);
         if required.is_empty() {
-            // No turn: the rules decide it; it must be good like any leaf.
-            let value = self.rules.outcome(self.board, position);
-            if !value.is_some_and(|v| good(v, position.side)) {
-                return refuted(format!(
-                    "{}: a blocked position bad for the strategist",
-                    self.named(position)
-                ));
-            }
-            return Ok(());
+            return self.check_blocked(position, good);
         }
-        if position.side == strategist {
-            let choice = choice.ok_or_else(|| {
-                Refuted(format!(
-                    "{}: the strategist moves but no turn is given",
-                    self.named(position)
-                ))
-            })?;
-            if !required.contains(&choice) {
-                return refuted(format!(
-                    "{}: the chosen turn is not legal",
-                    self.named(position)
-                ));
-            }
-            required.clear();
-            required.push(choice);
-        } else if choice.is_some() {
-            return refuted(format!(
-                "{}: a choice given for the opponent",
-                self.named(position)
-            ));
-        }
+        self.keep_only_the_choice(claim, position, choice, &mut required)?;
         let mut inside = Vec::new();
         for child in &required {
-            match self.leaf(child)? {
-                Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
-                    return refuted(format!(
-                        "{}: a leaf that is {} for its side to move, bad for the strategist",
-                        self.named(child),
-                        v.name()
-                    ));
-                }
-                Some(Leaf::Rules(_)) => checked.rule_leaves += 1,
-                Some(Leaf::Table(_)) => checked.table_leaves += 1,
-                None if strategy.contains_key(child) => {
-                    if claim.goal == Goal::Win {
-                        inside.push(*child);
-                    }
-                }
-                None => {
-                    return refuted(format!(
-                        "{}: a reply the strategy does not answer (missing)",
-                        self.named(child)
-                    ))
-                }
+            if self.check_required_child(strategy, child, good, checked)? {
+                inside.push(*child);
             }
         }
         if claim.goal == Goal::Win {
             checked.edges.push((*position, inside));
         }
         Ok(())
+    }
+
+    /// A position with no turn: the rules decide it, and it must be good like any leaf.
+    fn check_blocked(
+        &self,
+        position: &Position,
+        good: &impl Fn(Value, Color) -> bool,
+    ) -> Result<(), Refuted> {
+        let value = self.rules.outcome(self.board, position);
+        if !value.is_some_and(|v| good(v, position.side)) {
+            return refuted(format!(
+                "{}: a blocked position bad for the strategist",
+                self.named(position)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Where the strategist moves, narrow `required` (every legal child) to its `choice`,
+    /// which must be one of them; where the opponent moves, every child stays required and
+    /// no choice may be given.
+    fn keep_only_the_choice(
+        &self,
+        claim: &Claim,
+        position: &Position,
+        choice: Option<Position>,
+        required: &mut Vec<Position>,
+    ) -> Result<(), Refuted> {
+        if position.side != claim.strategist() {
+            if choice.is_some() {
+                return refuted(format!(
+                    "{}: a choice given for the opponent",
+                    self.named(position)
+                ));
+            }
+            return Ok(());
+        }
+        let choice = choice.ok_or_else(|| {
+            Refuted(format!(
+                "{}: the strategist moves but no turn is given",
+                self.named(position)
+            ))
+        })?;
+        if !required.contains(&choice) {
+            return refuted(format!(
+                "{}: the chosen turn is not legal",
+                self.named(position)
+            ));
+        }
+        required.clear();
+        required.push(choice);
+        Ok(())
+    }
+
+    /// Check one required child: a good leaf (counted into `checked`) or a position of
+    /// `strategy`. True when it is in the strategy (not a leaf).
+    fn check_required_child(
+        &self,
+        strategy: &HashMap<Position, Option<Position>>,
+        child: &Position,
+        good: &impl Fn(Value, Color) -> bool,
+        checked: &mut Checked,
+    ) -> Result<bool, Refuted> {
+        match self.leaf(child)? {
+            Some(Leaf::Rules(v)) | Some(Leaf::Table(v)) if !good(v, child.side) => {
+                refuted(format!(
+                    "{}: a leaf that is {} for its side to move, bad for the strategist",
+                    self.named(child),
+                    v.name()
+                ))
+            }
+            Some(Leaf::Rules(_)) => {
+                checked.rule_leaves += 1;
+                Ok(false)
+            }
+            Some(Leaf::Table(_)) => {
+                checked.table_leaves += 1;
+                Ok(false)
+            }
+            None if strategy.contains_key(child) => Ok(true),
+            None => refuted(format!(
+                "{}: a reply the strategy does not answer (missing)",
+                self.named(child)
+            )),
+        }
     }
 }
 
