@@ -134,6 +134,68 @@ fn after_plays_turns_from_the_start_or_a_position() {
     );
 }
 
+/// The files of `data/open`: where the open questions hang, each position after a line
+/// `# line from START: TURNS` that plays it.
+const OPEN_POINTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/open");
+
+/// The (start, turns, position) of each position of an open-points file.
+fn open_points(text: &str) -> Vec<(String, String, String)> {
+    let mut points = Vec::new();
+    let mut after = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(rest) = line.strip_prefix("# line from ") {
+            let (start, turns) = rest.split_once(':').expect("# line from START: TURNS");
+            after = Some((start.to_string(), turns.trim().to_string()));
+        } else if !line.starts_with('#') {
+            let (start, turns) = after.take().unwrap_or_else(|| panic!("{line}: no # line from"));
+            points.push((start, turns, line.to_string()));
+        }
+    }
+    points
+}
+
+#[test]
+fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them() {
+    let mut files: Vec<_> = std::fs::read_dir(OPEN_POINTS)
+        .expect("data/open is there")
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for file in &files {
+        let points = open_points(&std::fs::read_to_string(file).unwrap());
+        assert!(!points.is_empty(), "{}", file.display());
+        for (start, turns, position) in &points {
+            let reached = json(&["moves", "--start", start, "--after", turns, "--json"]);
+            assert_eq!(reached["position"], position.as_str(), "{}", file.display());
+        }
+        // The file is what `solve --positions` reads: a report for each of its positions.
+        let path = file.to_str().unwrap();
+        let solved = fanorona(&[
+            "solve",
+            "--positions",
+            path,
+            "--only",
+            "black",
+            "--max-nodes",
+            "100",
+            "--memory",
+            "1",
+            "--tables",
+            "no-tables-here",
+            "--json",
+        ]);
+        let report: Value = serde_json::from_slice(&solved.stdout).expect("one JSON document");
+        let reports = report["positions"].as_array().unwrap();
+        let positions: Vec<&str> = reports
+            .iter()
+            .map(|r| r["position"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = points.iter().map(|(_, _, p)| p.as_str()).collect();
+        assert_eq!(positions, expected, "{}", file.display());
+    }
+}
+
 #[test]
 fn show_draws_lines_and_stones() {
     let output = fanorona(&["show", "--position", "BBB/B1W/WWW w"]);
