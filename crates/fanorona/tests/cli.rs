@@ -147,7 +147,9 @@ fn open_points(text: &str) -> Vec<(String, String, String)> {
             let (start, turns) = rest.split_once(':').expect("# line from START: TURNS");
             after = Some((start.to_string(), turns.trim().to_string()));
         } else if !line.starts_with('#') {
-            let (start, turns) = after.take().unwrap_or_else(|| panic!("{line}: no # line from"));
+            let (start, turns) = after
+                .take()
+                .unwrap_or_else(|| panic!("{line}: no # line from"));
             points.push((start, turns, line.to_string()));
         }
     }

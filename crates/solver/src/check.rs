@@ -84,10 +84,7 @@ pub fn check_with_progress(
                 Some(t)
             }
             _ => {
-                let partial: Vec<String> = table_materials
-                    .iter()
-                    .map(|m| format!("{}v{}", m.mover, m.waiting))
-                    .collect();
+                let partial: Vec<String> = table_materials.iter().map(|m| m.to_string()).collect();
                 return refuted(format!(
                     "it needs the {} endgame tables up to {table_stones} stones{} under the same rules",
                     board.size_name(),

@@ -56,6 +56,19 @@ impl Material {
     }
 }
 
+/// `3v6`: the side to move's stones, then the waiting side's (as `--only` takes them).
+impl std::fmt::Display for Material {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.mover, self.waiting)
+    }
+}
+
+/// `3v6+6v3`: the materials of a system (or any list of them), joined by `+`.
+pub fn materials_name(materials: impl IntoIterator<Item = Material>) -> String {
+    let names: Vec<String> = materials.into_iter().map(|m| m.to_string()).collect();
+    names.join("+")
+}
+
 /// The symmetries of one board, the identity first, shared by all its indices.
 pub struct BoardSymmetries {
     all: Vec<Symmetry>,
@@ -551,6 +564,14 @@ fn gosper(set: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_material_is_named_mover_first_and_a_system_joined_by_plus() {
+        let material = Material::new(3, 6);
+        assert_eq!(material.to_string(), "3v6");
+        assert_eq!(materials_name([material, material.swapped()]), "3v6+6v3");
+        assert_eq!(materials_name([Material::new(4, 4)]), "4v4");
+    }
 
     #[test]
     fn a_material_can_be_numbered_while_its_movers_sets_fit_in_32_bits() {

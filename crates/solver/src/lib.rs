@@ -40,7 +40,7 @@ pub use certificate::{Certificate, CertificateError, Claim, Goal, Node};
 pub use check::{check, check_with_progress, Confirmed, Refuted};
 pub use entry::Entry;
 pub use file::{Content, FileState, TableError, TableFile, TableId};
-pub use index::{Material, MaterialIndex};
+pub use index::{materials_name, Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
 pub use search::{Counting, Limits, Outcome, Search};
 pub use solve::{

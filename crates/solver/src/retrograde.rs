@@ -37,7 +37,7 @@ pub mod values_only;
 
 use crate::entry::Entry;
 use crate::file::TableError;
-use crate::index::{Material, MaterialIndex};
+use crate::index::{materials_name, Material, MaterialIndex};
 use crate::progress::Progress;
 use cells::Cells;
 pub use checkpoint::temporary_path;
@@ -153,17 +153,7 @@ impl System<'_> {
     ) -> Result<Vec<SolvedTable>, TableError> {
         let (mut slots, mut saved) = self.resume(checkpoints, progress);
         let mut saver = Saver::new(checkpoints, progress);
-        let name: Vec<String> = slots
-            .iter()
-            .map(|s| {
-                format!(
-                    "{}v{}",
-                    s.index.material().mover,
-                    s.index.material().waiting
-                )
-            })
-            .collect();
-        let name = name.join("+");
+        let name = materials_name(slots.iter().map(|s| s.index.material()));
         let positions: u64 = slots.iter().map(|s| s.index.size()).sum();
         // The bar counts the positions done before a stop as done, on top of its total.
         let resumed = captures_resumed(&slots, |s, classes| saved.stage.classes_done(s, classes));

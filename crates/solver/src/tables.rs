@@ -5,7 +5,7 @@
 
 use crate::entry::Entry;
 use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
-use crate::index::{Material, MaterialIndex};
+use crate::index::{materials_name, Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::values_only::{self, solve_system_values};
 use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
@@ -148,8 +148,7 @@ impl fmt::Display for ProbeError {
             }
             ProbeError::NoDistances { material } => write!(
                 f,
-                "the {}v{} table was opened from its value file, which has no distances",
-                material.mover, material.waiting
+                "the {material} table was opened from its value file, which has no distances"
             ),
         }
     }
@@ -572,7 +571,7 @@ impl Tables {
         }
         let names: Vec<String> = batch
             .iter()
-            .map(|&m| format!("{}v{}+{}v{}", m.mover, m.waiting, m.waiting, m.mover))
+            .map(|&m| materials_name([m, m.swapped()]))
             .collect();
         // Each position counts twice: once in the captures, once when the paika decide it
         // (the positions they never decide, draws, are not counted: the bar ends short).
@@ -898,8 +897,8 @@ impl Tables {
             .and_then(|_| self.open_table_of(material.swapped(), content, directory));
         match &result {
             Ok(()) => progress.note(&format!(
-                "{}v{} and {}v{}: already built and whole, skipped",
-                material.mover, material.waiting, material.waiting, material.mover
+                "{}: already built and whole, skipped",
+                materials_name([material, material.swapped()])
             )),
             Err(TableError::Missing { .. }) => {}
             Err(error) => progress.note(&format!("{error}: rebuilding it")),

@@ -199,10 +199,7 @@ impl Run<'_> {
                 .sum();
             (units(&state), done)
         };
-        progress.phase(
-            &format!("verify {}v{}", material.mover, material.waiting),
-            size - done_before,
-        );
+        progress.phase(&format!("verify {material}"), size - done_before);
         progress.resumed(done_before);
         let stopped = AtomicBool::new(false);
         (0..units).into_par_iter().for_each(|unit| {

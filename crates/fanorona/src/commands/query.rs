@@ -83,15 +83,13 @@ impl QueryArgs {
         let own = Material::of(position.mover, position.waiting);
         if !system_can_be_numbered(&board, own) {
             return Err(CliError::Failure(format!(
-                "no table can hold {}v{} on {}: it is too large to number \
+                "no table can hold {own} on {}: it is too large to number \
                  (`fanorona solve --position FEN` searches it)",
-                own.mover,
-                own.waiting,
                 board.size_name()
             )));
         }
         let build = match stones > most_table_stones(&board) {
-            true => format!("--stones {stones} --only {}v{}", own.mover, own.waiting),
+            true => format!("--stones {stones} --only {own}"),
             false => format!("--stones {stones}"),
         };
         let build_hint = |error: TableError| {

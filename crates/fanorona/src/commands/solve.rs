@@ -375,7 +375,7 @@ impl SolveArgs {
         )?;
         for &material in &self.leave_out {
             if !tables.leave_out(material) {
-                let name = format!("{}v{}", material.mover, material.waiting);
+                let name = material.to_string();
                 eprintln!("note: --leave-out {name}: no such table in the tables opened");
             }
         }
@@ -521,7 +521,7 @@ impl SolveArgs {
                 table_materials: tables
                     .partial_layer()
                     .iter()
-                    .map(|m| format!("{}v{}", m.mover, m.waiting))
+                    .map(|m| m.to_string())
                     .collect(),
                 certificate: written.and(certificate).map(|p| p.display().to_string()),
                 certificate_positions: written,

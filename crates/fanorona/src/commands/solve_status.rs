@@ -84,7 +84,7 @@ fn material_counts(counts: &[(Material, usize)]) -> Vec<MaterialCount> {
     counts
         .iter()
         .map(|(m, positions)| MaterialCount {
-            material: format!("{}v{}", m.mover, m.waiting),
+            material: m.to_string(),
             positions: *positions,
         })
         .collect()

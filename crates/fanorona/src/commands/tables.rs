@@ -113,9 +113,7 @@ impl Scope {
             }
             Some(only) if !system_can_be_numbered(&board, only) => {
                 return Err(CliError::Input(format!(
-                    "--only {}v{} is too large to number on {}",
-                    only.mover,
-                    only.waiting,
+                    "--only {only} is too large to number on {}",
                     board.size_name()
                 )))
             }
@@ -123,9 +121,7 @@ impl Scope {
         }
         if let Some(only) = self.only.filter(|m| m.stones() != self.stones) {
             return Err(CliError::Input(format!(
-                "--only {}v{} has {} stones, not --stones {}",
-                only.mover,
-                only.waiting,
+                "--only {only} has {} stones, not --stones {}",
                 only.stones(),
                 self.stones
             )));
@@ -146,7 +142,7 @@ impl Scope {
     /// `8`, or `8-2v6` with `--only 2v6`: which tables, in a file name.
     fn label(&self) -> String {
         match self.only {
-            Some(only) => format!("{}-{}v{}", self.stones, only.mover, only.waiting),
+            Some(only) => format!("{}-{only}", self.stones),
             None => self.stones.to_string(),
         }
     }
@@ -210,7 +206,7 @@ struct SystemLine {
 impl SystemLine {
     fn of(build: &SystemBuild) -> SystemLine {
         SystemLine {
-            system: format!("{}v{}", build.system.mover, build.system.waiting),
+            system: build.system.to_string(),
             slots: build.slots,
             built: build.built,
             seconds: build.seconds,
@@ -415,7 +411,7 @@ impl VerifyReport {
             mismatches: mismatches
                 .iter()
                 .map(|m| MismatchLine {
-                    material: format!("{}v{}", m.material.mover, m.material.waiting),
+                    material: m.material.to_string(),
                     index: m.index,
                     position: format_position(tables.board(), &m.position),
                     stored: format!("{:?}", m.stored),
@@ -478,7 +474,7 @@ fn check_value_files(scope: &Scope, tables: &Tables) -> Result<Vec<ValueFileLine
     for material in scope.materials().into_iter().filter(with_entries) {
         match tables.check_value_file(material, &scope.tables.tables) {
             Ok(mismatches) => lines.push(ValueFileLine {
-                material: format!("{}v{}", material.mover, material.waiting),
+                material: material.to_string(),
                 mismatches,
             }),
             Err(TableError::Missing { .. }) => {}
@@ -526,7 +522,7 @@ fn stats(scope: &Scope) -> Result<(), CliError> {
                 })
             };
             Some(StatsLine {
-                material: format!("{}v{}", material.mover, material.waiting),
+                material: material.to_string(),
                 positions: stats.positions,
                 wins: stats.wins,
                 draws: stats.draws,

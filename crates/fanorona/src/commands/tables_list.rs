@@ -131,7 +131,7 @@ impl ListArgs {
                 let inspect =
                     |content| FileLine::of(TableFile::inspect(directory, &id.with(content), slots));
                 layer.push(Some(MaterialLine {
-                    material: format!("{}v{}", material.mover, material.waiting),
+                    material: material.to_string(),
                     stones,
                     slots,
                     entries: inspect(Content::Entries),

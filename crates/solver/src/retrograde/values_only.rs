@@ -37,7 +37,7 @@ mod checkpoint;
 
 use super::{captures_resumed, predecessor_forms, Checkpoints, Saver};
 use crate::file::TableError;
-use crate::index::{Material, MaterialIndex, SlotWalk};
+use crate::index::{materials_name, Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
 use checkpoint::{Stage, Sweeps};
@@ -379,12 +379,7 @@ impl System<'_> {
 
     /// `3v6+6v3`, for the progress lines.
     fn name(&self) -> String {
-        let names: Vec<String> = self
-            .materials
-            .iter()
-            .map(|m| format!("{}v{}", m.mover, m.waiting))
-            .collect();
-        names.join("+")
+        materials_name(self.materials.iter().copied())
     }
 
     /// New slots, or those of the saved state if there is a usable one.
