@@ -239,17 +239,7 @@ impl SolveArgs {
     }
 
     pub fn run(&self) -> Result<(), CliError> {
-        let (board, position, roots) = match &self.positions {
-            Some(file) => {
-                let (board, roots) = read_positions(file)?;
-                (board, roots[0].position, roots)
-            }
-            None => {
-                let (board, position) = self.position.resolve()?;
-                let roots = self.roots(&board, &position)?;
-                (board, position, roots)
-            }
-        };
+        let (board, position, roots) = self.board_position_and_roots()?;
         if let (true, false, Some(directory)) = (self.status, self.split, &self.state) {
             return self.print_saved_searches(&board, roots, directory);
         }
@@ -298,19 +288,40 @@ impl SolveArgs {
         let solved = solve_each(&setup, &roots, self.parallel, &certificate_of);
         bar.finish();
         let searched = self.certify_and_report(&setup, &tables, &roots, solved)?;
+        self.print_reports(&board, &position, &searched);
+        if !searched.failed.is_empty() {
+            return Err(CliError::Failure(searched.failed.join("; ")));
+        }
+        self.unsettled_error(only, &searched)
+    }
+
+    /// The board, the position given (with --positions, the file's first), and the
+    /// positions to solve: that one, its children with --each-turn, or the file's.
+    fn board_position_and_roots(&self) -> Result<(Board, Position, Vec<Root>), CliError> {
+        match &self.positions {
+            Some(file) => {
+                let (board, roots) = read_positions(file)?;
+                Ok((board, roots[0].position, roots))
+            }
+            None => {
+                let (board, position) = self.position.resolve()?;
+                let roots = self.roots(&board, &position)?;
+                Ok((board, position, roots))
+            }
+        }
+    }
+
+    /// Print what the searches found: one report, or one a turn or a line of the file.
+    fn print_reports(&self, board: &Board, position: &Position, searched: &Searched) {
         if self.each_turn {
-            self.print_each_turn(&board, &position, &searched.reports);
+            self.print_each_turn(board, position, &searched.reports);
         } else if self.positions.is_some() {
-            self.print_positions(&board, &searched.reports);
+            self.print_positions(board, &searched.reports);
         } else if self.json {
             print_json(&searched.reports[0].2);
         } else {
             print_human(&searched.reports[0].2);
         }
-        if !searched.failed.is_empty() {
-            return Err(CliError::Failure(searched.failed.join("; ")));
-        }
-        self.unsettled_error(only, &searched)
     }
 
     /// `--status` without `--split`: where the searches saved in `directory` stand.
