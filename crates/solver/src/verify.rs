@@ -120,30 +120,43 @@ pub fn verify_materials(
         run.verify_material(number, material, progress)?;
     }
     let state = run.state.into_inner().expect("no worker panicked");
-    // The slots found wrong, derived again for the report (one that the smaller tables, if
-    // changed since a stop, now account for is no longer reported).
+    let found = mismatches_found_again(tables, &held, &state);
+    if let Some(path) = saving {
+        remove_state(path)?;
+    }
+    Ok(found.into_iter().take(limit).collect())
+}
+
+/// The slots `state` found wrong, derived again for the report (one that the smaller tables,
+/// if changed since a stop, now account for is no longer reported), in the order of `held`
+/// (the materials verified) and of their slots.
+fn mismatches_found_again(
+    tables: &Tables,
+    held: &[Material],
+    state: &VerifyState,
+) -> Vec<Mismatch> {
     let mut found: Vec<(usize, Mismatch)> = state
         .mismatches
         .iter()
         .filter_map(|&(number, slot)| {
-            let index = MaterialIndex::new(board, held[number as usize]);
+            let index = MaterialIndex::new(tables.board(), held[number as usize]);
             let again = verify_slots(tables, &index, slot..slot + 1, 1);
             Some((number as usize, again.into_iter().next()?))
         })
         .collect();
     found.sort_by_key(|(number, m)| (*number, m.index));
-    if let Some(path) = saving {
-        match std::fs::remove_file(path) {
-            Err(error) if error.kind() != io::ErrorKind::NotFound => {
-                return Err(TableError::Io {
-                    path: path.clone(),
-                    error,
-                })
-            }
-            _ => {}
-        }
+    found.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Remove a finished verification's saved state (not there: nothing to do).
+fn remove_state(path: &Path) -> Result<(), TableError> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        }),
+        _ => Ok(()),
     }
-    Ok(found.into_iter().map(|(_, m)| m).take(limit).collect())
 }
 
 /// The saved state in `path` if it is of these tables, else `fresh` (saying why).
