@@ -299,9 +299,11 @@ impl Judge<'_> {
             return self.check_blocked(position, good);
         }
         self.keep_only_the_choice(claim, position, choice, &mut required)?;
+        // Where each required child leads inside the strategy: only a win's loop check uses it.
         let mut inside = Vec::new();
         for child in &required {
-            if self.check_required_child(strategy, child, good, checked)? {
+            if self.check_required_child(strategy, child, good, checked)? && claim.goal == Goal::Win
+            {
                 inside.push(*child);
             }
         }
