@@ -571,7 +571,7 @@ impl Tables {
         }
         let names: Vec<String> = batch
             .iter()
-            .map(|&m| materials_name([m, m.swapped()]))
+            .map(|&m| materials_name(system_materials(m)))
             .collect();
         // Each position counts twice: once in the captures, once when the paika decide it
         // (the positions they never decide, draws, are not counted: the bar ends short).
@@ -898,7 +898,7 @@ impl Tables {
         match &result {
             Ok(()) => progress.note(&format!(
                 "{}: already built and whole, skipped",
-                materials_name([material, material.swapped()])
+                materials_name(system_materials(material))
             )),
             Err(TableError::Missing { .. }) => {}
             Err(error) => progress.note(&format!("{error}: rebuilding it")),
