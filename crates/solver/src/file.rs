@@ -422,6 +422,18 @@ impl TableFile {
         self.content
     }
 
+    /// Tell the system that this file's pages are read at random, a probe at a time: a page
+    /// not in the page cache is then read alone, instead of with the read-ahead around it
+    /// (`read_ahead_kb` of its disk: 8 MiB on this machine's, so each probe that missed read
+    /// megabytes, most of them never probed, and pushed probed pages out of the cache). For
+    /// files probed in place that the page cache cannot hold whole; only advice.
+    pub fn probe_at_random(&self) {
+        #[cfg(unix)]
+        {
+            let _ = self.map.advise(memmap2::Advice::Random);
+        }
+    }
+
     /// The size of the file (all of it is mapped).
     pub fn mapped_bytes(&self) -> u64 {
         self.map.len() as u64

@@ -1028,7 +1028,8 @@ impl Tables {
 
     /// Copy the files of `materials` into memory in that order, each that fits in what is
     /// left of `budget` bytes (see [`Tables::load_into_memory`]); materials not held, or
-    /// already in memory, are passed over. Returns the bytes of those left mapped.
+    /// already in memory, are passed over. Those left mapped are probed in place, at random
+    /// (see [`TableFile::probe_at_random`]). Returns their bytes.
     pub fn load_materials_into_memory(
         &mut self,
         materials: &[Material],
@@ -1041,12 +1042,20 @@ impl Tables {
             };
             if copied + bytes > budget {
                 mapped += bytes;
+                self.probe_in_place(material);
                 continue;
             }
             copied += bytes;
             self.load_one_into_memory(material)?;
         }
         Ok(mapped)
+    }
+
+    /// Leave the file of `material` mapped, to be probed at random.
+    fn probe_in_place(&self, material: Material) {
+        if let Some((_, Entries::File(file))) = self.tables.get(&material) {
+            file.probe_at_random();
+        }
     }
 
     /// The bytes of the mapped file of `material`; none if it is in memory or not held.

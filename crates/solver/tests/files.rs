@@ -684,3 +684,73 @@ fn tables_copied_into_memory_within_a_budget_answer_as_mapped_ones() {
     assert_eq!(all.load_into_memory_within(u64::MAX).unwrap(), 0);
     assert_eq!(answers(&all), expected);
 }
+
+/// The paths of the files mapped into this process whose mapping the kernel marks as read at
+/// random (`rr` among its `VmFlags` in `/proc/self/smaps`: `madvise(MADV_RANDOM)`).
+#[cfg(target_os = "linux")]
+fn mapped_at_random() -> Vec<String> {
+    let smaps = fs::read_to_string("/proc/self/smaps").unwrap();
+    let mut random = Vec::new();
+    let mut path = None;
+    for line in smaps.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if let Some(flags) = line.strip_prefix("VmFlags:") {
+            if flags.split_whitespace().any(|f| f == "rr") {
+                random.extend(path.take());
+            }
+        } else if fields.len() >= 6 && fields[0].contains('-') {
+            path = Some(fields[5..].join(" "));
+        }
+    }
+    random
+}
+
+/// Tables left in their mapped files are probed in place at random: the kernel reads a page
+/// that missed the cache alone, not with megabytes of read-ahead (`data/results.md`,
+/// forty-fifth session); those copied into memory are not files any more.
+#[cfg(target_os = "linux")]
+#[test]
+fn tables_left_mapped_are_advised_random_reads() {
+    let directory = tempfile::tempdir().unwrap();
+    build(directory.path());
+    let open = || {
+        Tables::open_available(
+            &board(),
+            Rules::default(),
+            STONES,
+            Content::Values,
+            directory.path(),
+        )
+        .unwrap()
+    };
+    let value_file = |material| {
+        let id = TableId::new(&board(), &Rules::default(), material).values();
+        directory.path().join(id.file_name()).display().to_string()
+    };
+    let of_five_stones: Vec<String> = materials(STONES)
+        .filter(|m| m.stones() == STONES)
+        .map(value_file)
+        .collect();
+    let opened = open();
+    let random = mapped_at_random();
+    assert!(
+        !of_five_stones.iter().any(|f| random.contains(f)),
+        "not before it is asked: {random:?}"
+    );
+    drop(opened);
+    let all_mapped: u64 = materials(STONES)
+        .map(|m| fs::metadata(value_file(m)).unwrap().len())
+        .sum();
+    let mut some = open();
+    let left = some.load_into_memory_within(all_mapped / 2).unwrap();
+    assert!(0 < left && left < all_mapped, "{left} of {all_mapped}");
+    let random = mapped_at_random();
+    assert!(
+        of_five_stones.iter().any(|f| random.contains(f)),
+        "{random:?}"
+    );
+    assert!(
+        !random.contains(&value_file(Material::new(1, 1))),
+        "copied into memory: {random:?}"
+    );
+}
