@@ -636,22 +636,25 @@ fn a_top_layer_built_for_values_alone_matches_the_full_build() {
     }
 }
 
+/// Every table of `directory` up to `STONES`, by its value file, mapped.
+fn open_values(directory: &Path) -> Tables {
+    Tables::open_available(
+        &board(),
+        Rules::default(),
+        STONES,
+        Content::Values,
+        directory,
+    )
+    .unwrap()
+}
+
 /// Tables copied into memory within a budget: the smallest stone counts first, the rest left
 /// mapped; every probe answers the same either way.
 #[test]
 fn tables_copied_into_memory_within_a_budget_answer_as_mapped_ones() {
     let directory = tempfile::tempdir().unwrap();
     build(directory.path());
-    let open = || {
-        Tables::open_available(
-            &board(),
-            Rules::default(),
-            STONES,
-            Content::Values,
-            directory.path(),
-        )
-        .unwrap()
-    };
+    let open = || open_values(directory.path());
     let mapped = open();
     let positions: Vec<Position> = materials(STONES)
         .flat_map(|material| {
@@ -713,16 +716,7 @@ fn mapped_at_random() -> Vec<String> {
 fn tables_left_mapped_are_advised_random_reads() {
     let directory = tempfile::tempdir().unwrap();
     build(directory.path());
-    let open = || {
-        Tables::open_available(
-            &board(),
-            Rules::default(),
-            STONES,
-            Content::Values,
-            directory.path(),
-        )
-        .unwrap()
-    };
+    let open = || open_values(directory.path());
     let value_file = |material| {
         let id = TableId::new(&board(), &Rules::default(), material).values();
         directory.path().join(id.file_name()).display().to_string()
