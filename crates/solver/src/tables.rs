@@ -301,15 +301,19 @@ pub fn values_checkpoint_name(board: &Board, rules: &Rules, material: Material) 
 
 /// Remove a system's state file, and the temporary one a save killed midway leaves.
 fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
-    for path in [path.to_path_buf(), temporary_path(path)] {
-        match std::fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                return Err(TableError::Io { path, error })
-            }
-            _ => {}
-        }
+    remove_if_present(path)?;
+    remove_if_present(&temporary_path(path))
+}
+
+/// Remove the file `path`; one that is not there is no error.
+pub(crate) fn remove_if_present(path: &Path) -> Result<(), TableError> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        }),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Every material of 2 to `max_stones` stones (each side at least one), smallest first.

@@ -122,7 +122,7 @@ pub fn verify_materials(
     let state = run.state.into_inner().expect("no worker panicked");
     let found = mismatches_found_again(tables, &held, &state);
     if let Some(path) = saving {
-        remove_state(path)?;
+        crate::tables::remove_if_present(path)?;
     }
     Ok(found.into_iter().take(limit).collect())
 }
@@ -146,17 +146,6 @@ fn mismatches_found_again(
         .collect();
     found.sort_by_key(|(number, m)| (*number, m.index));
     found.into_iter().map(|(_, m)| m).collect()
-}
-
-/// Remove a finished verification's saved state (not there: nothing to do).
-fn remove_state(path: &Path) -> Result<(), TableError> {
-    match std::fs::remove_file(path) {
-        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(TableError::Io {
-            path: path.to_path_buf(),
-            error,
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// The saved state in `path` if it is of these tables, else `fresh` (saying why).
