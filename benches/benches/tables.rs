@@ -100,6 +100,35 @@ fn probing(c: &mut Criterion) {
     group.finish();
 }
 
+/// Probes of a material answered from its table and one ply on (`Tables::derive`): what a
+/// search pays for keeping half a system in memory. 3x5 tables up to 8 stones, in memory;
+/// random 3v5 positions, 32 at a time as the search asks for a node's children.
+fn probing_derived(c: &mut Criterion) {
+    let board = Board::new(3, 5).unwrap();
+    let material = Material::new(3, 5);
+    let stored = Tables::build(&board, Rules::default(), 8);
+    let mut derived = Tables::build(&board, Rules::default(), 8);
+    derived.derive(material).unwrap();
+    let positions = random_positions_of(&board, &[material], 1 << 14);
+    let mut group = c.benchmark_group("tables");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for (name, tables) in [("stored", &stored), ("derived", &derived)] {
+        let id = format!("probe/3x5-3v5-random-32-at-a-time-{name}");
+        group.bench_function(id, |b| {
+            let mut out = Vec::new();
+            b.iter(|| {
+                let mut sum = 0u64;
+                for chunk in positions.chunks(32) {
+                    tables.probe_values(black_box(chunk), &mut out).unwrap();
+                    sum += out.iter().map(|&v| v as u64).sum::<u64>();
+                }
+                sum
+            })
+        });
+    }
+    group.finish();
+}
+
 fn building(c: &mut Criterion) {
     let board = Board::new(3, 5).unwrap();
     let mut group = c.benchmark_group("tables");
@@ -219,5 +248,12 @@ fn indexing(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, probing, building, building_values_only, indexing);
+criterion_group!(
+    benches,
+    probing,
+    probing_derived,
+    building,
+    building_values_only,
+    indexing
+);
 criterion_main!(benches);

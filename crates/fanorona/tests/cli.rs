@@ -1831,6 +1831,39 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     for solved_without in [&without_3v3, &without_2v3] {
         assert_eq!(solved_without["value"], solved["value"]);
     }
+    // A material answered one ply on (--derive): the same value, said so, and a certificate
+    // that checks against the files.
+    let certificate = dir.join("derived.proof");
+    let certificate_arg = certificate.to_str().unwrap();
+    let derived = solve(&["--derive", "2v3", "--certificate", certificate_arg]);
+    assert_eq!(derived["value"], solved["value"]);
+    assert_eq!(derived["derived_materials"], serde_json::json!(["2v3"]));
+    assert_eq!(solved["derived_materials"], serde_json::json!([]));
+    assert_eq!(derived["table_stones"], 5);
+    let checked = fanorona(&["check-proof", certificate_arg, "--tables", dir_arg]);
+    assert!(checked.status.success());
+    refused(
+        &[
+            "solve", "--board", "3x5", "--derive", "3v3", "--tables", dir_arg,
+        ],
+        2,
+        &["--derive 3v3: a paika leads back into 3v3"],
+    );
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x5",
+            "--derive",
+            "2v3",
+            "--leave-out",
+            "3v2",
+            "--tables",
+            dir_arg,
+        ],
+        2,
+        &["--derive 2v3: its turns lead into 3v2, which the tables do not hold"],
+    );
     refused(
         &[
             "solve",

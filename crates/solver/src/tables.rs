@@ -9,7 +9,8 @@ use crate::index::{materials_name, Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::values_only::{self, solve_system_values};
 use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
-use fanorona_engine::{Board, Position, Rules, Value};
+use fanorona_engine::movegen::children;
+use fanorona_engine::{Blocked, Board, Position, Rules, Value};
 use rayon::prelude::*;
 use std::fmt;
 use std::ops::Range;
@@ -28,6 +29,9 @@ pub struct Tables {
     /// partial layer.
     top_stones: usize,
     tables: ByMaterial<(MaterialIndex, Entries)>,
+    /// Materials answered one ply into the other tables instead of from a table of their own
+    /// (see [`Tables::derive`]).
+    derived: ByMaterial<()>,
 }
 
 /// A map from material to `T`, by direct indexing (probing looks a material up every time).
@@ -128,6 +132,21 @@ impl Entries {
     }
 }
 
+/// Where [`Tables::probe_values`] finds a position's value, in its first pass: the game is
+/// over, the ranks of its slot in a table, or one ply on.
+enum Rank<'a> {
+    Over,
+    Stored(&'a MaterialIndex, &'a Entries, u64, u64),
+    Derived,
+}
+
+/// The same in its second pass, with the slot itself.
+enum Slot<'a> {
+    Over,
+    Stored(&'a Entries, u64),
+    Derived,
+}
+
 /// A position the tables cannot answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProbeError {
@@ -155,6 +174,50 @@ impl fmt::Display for ProbeError {
 }
 
 impl std::error::Error for ProbeError {}
+
+/// A material that [`Tables::derive`] refuses to answer one ply on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeriveError {
+    pub material: Material,
+    pub why: WhyNotDerived,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhyNotDerived {
+    /// Its table is not among those opened.
+    NotHeld,
+    /// Its sides have as many stones each: a paika leads back into the material itself.
+    OwnSwap,
+    /// A turn leads into this material, derived itself (a probe would go two plies on).
+    LeadsToDerived(Material),
+    /// A turn leads into this material, which the tables do not hold.
+    LeadsToMissing(Material),
+}
+
+impl fmt::Display for DeriveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let material = self.material;
+        match self.why {
+            WhyNotDerived::NotHeld => write!(f, "{material}: no such table in the tables opened"),
+            WhyNotDerived::OwnSwap => write!(
+                f,
+                "{material}: a paika leads back into {material} itself, so it cannot be \
+                 answered one ply on"
+            ),
+            WhyNotDerived::LeadsToDerived(child) => write!(
+                f,
+                "{material}: its turns lead into {child}, which is derived too (only one \
+                 half of a system can be)"
+            ),
+            WhyNotDerived::LeadsToMissing(child) => write!(
+                f,
+                "{material}: its turns lead into {child}, which the tables do not hold"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DeriveError {}
 
 /// The materials of `stones` stones, one of each system (a ≤ b), each side at least one stone.
 fn systems(stones: usize) -> impl Iterator<Item = Material> {
@@ -347,6 +410,7 @@ impl Tables {
             max_stones: 0,
             top_stones: 0,
             tables: ByMaterial::new(),
+            derived: ByMaterial::new(),
         }
     }
 
@@ -1136,7 +1200,93 @@ impl Tables {
     pub fn covers(&self, material: Material) -> bool {
         let stones = material.stones();
         stones <= self.max_stones
-            || (stones <= self.top_stones && self.tables.get(&material).is_some())
+            || (stones <= self.top_stones
+                && (self.tables.get(&material).is_some() || self.is_derived(material)))
+    }
+
+    /// Whether positions of `material` are answered one ply into the other tables (see
+    /// [`Tables::derive`]).
+    #[inline]
+    fn is_derived(&self, material: Material) -> bool {
+        self.derived.get(&material).is_some()
+    }
+
+    /// Answer the positions of `material` one ply into the other tables instead of from its
+    /// own table, which is let go: each position's turns are generated and the value is the
+    /// best of what its children's tables say. The other half of its system (`material`
+    /// swapped, where every paika leads) and every material a capture leads to must be held
+    /// and not derived themselves, so that a probe is one ply deep, never more.
+    ///
+    /// For a system too large to keep both halves in memory beside a search: 5v4 in memory
+    /// and 4v5 derived take half the memory of both in memory, where a half left in its
+    /// mapped file reads the disk for every probe the page cache misses. The derived values
+    /// are exact (the table's own, when the tables are right); a certificate whose leaves fall
+    /// in a derived material is still checked against that material's file.
+    pub fn derive(&mut self, material: Material) -> Result<(), DeriveError> {
+        let refuse = |why| Err(DeriveError { material, why });
+        if self.tables.get(&material).is_none() {
+            return refuse(WhyNotDerived::NotHeld);
+        }
+        if material.mover == material.waiting {
+            return refuse(WhyNotDerived::OwnSwap);
+        }
+        // The materials its turns lead to: the swapped one after a paika, and one stone of
+        // the waiting side fewer per stone a capture takes (none left: the game is over).
+        let paika = material.swapped();
+        let captures = (1..material.waiting).map(|left| Material::new(left, material.mover));
+        for child in std::iter::once(paika).chain(captures) {
+            if self.is_derived(child) {
+                return refuse(WhyNotDerived::LeadsToDerived(child));
+            }
+            if !self.covers(child) {
+                return refuse(WhyNotDerived::LeadsToMissing(child));
+            }
+        }
+        self.tables.remove(&material);
+        self.derived.insert(material, ());
+        Ok(())
+    }
+
+    /// The materials answered one ply into the others ([`Tables::derive`]), in order.
+    pub fn derived_materials(&self) -> Vec<Material> {
+        let mut derived: Vec<Material> = self.derived.keys().collect();
+        derived.sort();
+        derived
+    }
+
+    /// The values of `positions`, each of a derived material, from their children's values:
+    /// the children of all of them probed together, so that their reads overlap.
+    fn derived_values(&self, positions: &[Position]) -> Vec<Value> {
+        let mut next = Vec::with_capacity(positions.len() * 16);
+        let mut ends = Vec::with_capacity(positions.len());
+        for position in positions {
+            children(&self.board, position, &mut next);
+            ends.push(next.len());
+        }
+        let mut values = Vec::with_capacity(next.len());
+        self.probe_values(&next, &mut values)
+            .expect("`derive` checked that every child is covered");
+        let mut start = 0;
+        ends.into_iter()
+            .map(|end| {
+                let value = self.value_from_children(&values[start..end]);
+                start = end;
+                value
+            })
+            .collect()
+    }
+
+    /// A position's value from its children's (each for its own side to move): the best of
+    /// them for the side that picks one. None: blocked (a derived material has stones on
+    /// both sides), as the rules say.
+    fn value_from_children(&self, children: &[Value]) -> Value {
+        match children.iter().map(|value| value.flip()).max() {
+            Some(value) => value,
+            None => match self.rules.blocked {
+                Blocked::Loss => Value::Loss,
+                Blocked::Draw => Value::Draw,
+            },
+        }
     }
 
     /// Stop using the table of `material` (if held): its positions are then not answered, as
@@ -1144,7 +1294,8 @@ impl Tables {
     /// on. For a search that should not probe a table that does not fit in memory. False if
     /// it was not held.
     pub fn leave_out(&mut self, material: Material) -> bool {
-        let held = self.tables.remove(&material).is_some();
+        let held =
+            self.tables.remove(&material).is_some() | self.derived.remove(&material).is_some();
         if held {
             self.max_stones = self.max_stones.min(material.stones() - 1);
         }
@@ -1156,6 +1307,7 @@ impl Tables {
         let mut held: Vec<Material> = self
             .tables
             .keys()
+            .chain(self.derived.keys())
             .filter(|m| m.stones() > self.max_stones)
             .collect();
         held.sort();
@@ -1221,6 +1373,11 @@ impl Tables {
 
     /// The index and entries of `material`, or why a position of it is not answered.
     fn table_of(&self, material: Material) -> Result<&(MaterialIndex, Entries), ProbeError> {
+        if self.is_derived(material) {
+            // Only a probe of values is answered one ply on (a distance would need the
+            // children's distances, which value files do not have).
+            return Err(ProbeError::NoDistances { material });
+        }
         self.tables.get(&material).ok_or(ProbeError::NotCovered {
             stones: material.stones(),
             max_stones: self.max_stones,
@@ -1240,39 +1397,56 @@ impl Tables {
         let mut ranks = Vec::with_capacity(positions.len());
         for position in positions {
             let material = Material::of(position.mover, position.waiting);
-            if material.mover == 0 || material.waiting == 0 {
-                ranks.push(None);
-                continue;
-            }
-            let (index, entries) = self.table_of(material)?;
-            let (mover, waiting) = index.canonical_ranks(position.mover, position.waiting);
-            index.prefetch_class(mover);
-            ranks.push(Some((index, entries, mover, waiting)));
+            ranks.push(if material.mover == 0 || material.waiting == 0 {
+                Rank::Over
+            } else if self.is_derived(material) {
+                Rank::Derived
+            } else {
+                let (index, entries) = self.table_of(material)?;
+                let (mover, waiting) = index.canonical_ranks(position.mover, position.waiting);
+                index.prefetch_class(mover);
+                Rank::Stored(index, entries, mover, waiting)
+            });
         }
-        let slots: Vec<Option<(&Entries, u64)>> = ranks
+        let slots: Vec<Slot> = ranks
             .into_iter()
-            .map(|r| {
-                r.map(|(index, entries, m, w)| {
+            .map(|rank| match rank {
+                Rank::Stored(index, entries, m, w) => {
                     let i = index.index_of_ranks(m, w);
                     entries.prefetch(i);
-                    (entries, i)
-                })
+                    Slot::Stored(entries, i)
+                }
+                Rank::Over => Slot::Over,
+                Rank::Derived => Slot::Derived,
             })
             .collect();
+        let derived: Vec<Position> = slots
+            .iter()
+            .zip(positions)
+            .filter(|(slot, _)| matches!(slot, Slot::Derived))
+            .map(|(_, position)| *position)
+            .collect();
+        let mut derived_values = match derived.is_empty() {
+            true => Vec::new(),
+            false => self.derived_values(&derived),
+        }
+        .into_iter();
         out.extend(
             slots
                 .iter()
                 .zip(positions)
                 .map(|(slot, position)| match slot {
-                    Some((entries, i)) => entries.value(*i),
-                    None if position.mover.is_empty() => Value::Loss,
-                    None => Value::Win,
+                    Slot::Stored(entries, i) => entries.value(*i),
+                    Slot::Derived => derived_values.next().expect("a value per derived position"),
+                    Slot::Over if position.mover.is_empty() => Value::Loss,
+                    Slot::Over => Value::Win,
                 }),
         );
         Ok(())
     }
 
-    /// The value of `position` for its side to move (from an entry or a value file).
+    /// The value of `position` for its side to move (from an entry or a value file, or one
+    /// ply on for a derived material).
     pub fn probe_value(&self, position: &Position) -> Result<Value, ProbeError> {
         let material = Material::of(position.mover, position.waiting);
         if material.mover == 0 {
@@ -1280,6 +1454,9 @@ impl Tables {
         }
         if material.waiting == 0 {
             return Ok(Value::Win);
+        }
+        if self.is_derived(material) {
+            return Ok(self.derived_values(std::slice::from_ref(position))[0]);
         }
         let (index, entries) = self.table_of(material)?;
         Ok(entries.value(index.index(position.mover, position.waiting)))

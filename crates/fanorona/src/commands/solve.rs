@@ -49,6 +49,14 @@ pub struct SolveArgs {
     /// would otherwise be probed in their mapped files, from the disk.
     #[arg(long, value_name = "AvB,…", value_delimiter = ',', value_parser = parse_material)]
     leave_out: Vec<Material>,
+    /// Answer these tables one ply on instead of from their files (comma-separated materials,
+    /// e.g. `4v5`): a position's turns are generated and its value is the best its children's
+    /// tables give. The other half of each system must be used (a paika leads there): half a
+    /// system's memory, where both halves do not fit beside the searches and one left in its
+    /// mapped file would read the disk; a certificate's leaves there are checked against the
+    /// file, as any other.
+    #[arg(long, value_name = "AvB,…", value_delimiter = ',', value_parser = parse_material)]
+    derive: Vec<Material>,
     /// Write the certificate (bincode) to this file; it is checked before it is written. A
     /// name ending in .fnpack writes it packed (see `pack-proof`).
     #[arg(long, value_name = "FILE")]
@@ -162,6 +170,8 @@ struct SolveReport {
     table_stones: usize,
     /// Materials above `table_stones` the tables also answer for (a partial layer), e.g. "4v4".
     table_materials: Vec<String>,
+    /// Materials answered one ply on (--derive), e.g. "4v5".
+    derived_materials: Vec<String>,
     certificate: Option<String>,
     certificate_positions: Option<usize>,
 }
@@ -390,6 +400,11 @@ impl SolveArgs {
                 eprintln!("note: --leave-out {name}: no such table in the tables opened");
             }
         }
+        for &material in &self.derive {
+            tables
+                .derive(material)
+                .map_err(|error| CliError::Input(format!("--derive {error}")))?;
+        }
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
         // As many as leave room for the searches; the rest are probed in the mapped files.
         if !self.status {
@@ -531,6 +546,11 @@ impl SolveArgs {
                 table_stones: tables.max_stones(),
                 table_materials: tables
                     .partial_layer()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect(),
+                derived_materials: tables
+                    .derived_materials()
                     .iter()
                     .map(|m| m.to_string())
                     .collect(),
@@ -1081,8 +1101,12 @@ fn print_human(report: &SolveReport) {
         [] => String::new(),
         materials => format!(" and {}", materials.join(", ")),
     };
+    let derived = match report.derived_materials.as_slice() {
+        [] => String::new(),
+        materials => format!(" ({} one ply on)", materials.join(", ")),
+    };
     println!(
-        "nodes     {} in {:.2} s ({:.0} nodes/s), tables up to {} stones{partial}",
+        "nodes     {} in {:.2} s ({:.0} nodes/s), tables up to {} stones{partial}{derived}",
         report.nodes,
         report.seconds,
         report.nodes as f64 / report.seconds.max(1e-9),
