@@ -1223,28 +1223,35 @@ impl Tables {
     /// are exact (the table's own, when the tables are right); a certificate whose leaves fall
     /// in a derived material is still checked against that material's file.
     pub fn derive(&mut self, material: Material) -> Result<(), DeriveError> {
-        let refuse = |why| Err(DeriveError { material, why });
         if self.tables.get(&material).is_none() {
-            return refuse(WhyNotDerived::NotHeld);
+            let why = WhyNotDerived::NotHeld;
+            return Err(DeriveError { material, why });
         }
+        if let Some(why) = self.why_not_derivable(material) {
+            return Err(DeriveError { material, why });
+        }
+        self.tables.remove(&material);
+        self.derived.insert(material, ());
+        Ok(())
+    }
+
+    /// Why positions of `material` cannot be answered one ply on with the tables as they are,
+    /// if they cannot.
+    fn why_not_derivable(&self, material: Material) -> Option<WhyNotDerived> {
         if material.mover == material.waiting {
-            return refuse(WhyNotDerived::OwnSwap);
+            return Some(WhyNotDerived::OwnSwap);
         }
         // The materials its turns lead to: the swapped one after a paika, and one stone of
         // the waiting side fewer per stone a capture takes (none left: the game is over).
         let paika = material.swapped();
         let captures = (1..material.waiting).map(|left| Material::new(left, material.mover));
-        for child in std::iter::once(paika).chain(captures) {
-            if self.is_derived(child) {
-                return refuse(WhyNotDerived::LeadsToDerived(child));
+        std::iter::once(paika).chain(captures).find_map(|child| {
+            match (self.is_derived(child), self.covers(child)) {
+                (true, _) => Some(WhyNotDerived::LeadsToDerived(child)),
+                (false, false) => Some(WhyNotDerived::LeadsToMissing(child)),
+                (false, true) => None,
             }
-            if !self.covers(child) {
-                return refuse(WhyNotDerived::LeadsToMissing(child));
-            }
-        }
-        self.tables.remove(&material);
-        self.derived.insert(material, ());
-        Ok(())
+        })
     }
 
     /// The materials answered one ply into the others ([`Tables::derive`]), in order.
@@ -1291,13 +1298,22 @@ impl Tables {
 
     /// Stop using the table of `material` (if held): its positions are then not answered, as
     /// if its file were missing, so that the stone counts it completed are partial from then
-    /// on. For a search that should not probe a table that does not fit in memory. False if
-    /// it was not held.
+    /// on. For a search that should not probe a table that does not fit in memory. A derived
+    /// material whose turns lead into it is let go too. False if it was not held.
     pub fn leave_out(&mut self, material: Material) -> bool {
         let held =
             self.tables.remove(&material).is_some() | self.derived.remove(&material).is_some();
         if held {
             self.max_stones = self.max_stones.min(material.stones() - 1);
+            // A derived material whose turns lead there is no longer answered either.
+            let stranded: Vec<Material> = self
+                .derived
+                .keys()
+                .filter(|&derived| self.why_not_derivable(derived).is_some())
+                .collect();
+            for derived in stranded {
+                self.derived.remove(&derived);
+            }
         }
         held
     }

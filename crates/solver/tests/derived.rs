@@ -119,3 +119,21 @@ fn a_derived_material_has_no_distances_and_leaving_it_out_uncovers_it() {
     assert!(!tables.covers(material));
     assert!(tables.derived_materials().is_empty());
 }
+
+/// Leaving out a table that a derived material's turns lead into lets the derived one go too:
+/// its positions are then not answered (an error), never answered wrongly or by a panic.
+#[test]
+fn leaving_out_what_a_derived_material_needs_lets_it_go() {
+    let board = Board::new(3, 5).unwrap();
+    let mut tables = Tables::build(&board, Rules::default(), 6);
+    let material = Material::new(2, 4);
+    tables.derive(material).unwrap();
+    let position = positions_of(&board, material)[0];
+    assert!(tables.leave_out(Material::new(4, 2)));
+    assert!(tables.derived_materials().is_empty());
+    assert!(!tables.covers(material));
+    assert!(matches!(
+        tables.probe_value(&position),
+        Err(ProbeError::NotCovered { .. })
+    ));
+}
