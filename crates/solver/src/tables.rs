@@ -219,6 +219,31 @@ impl fmt::Display for DeriveError {
 
 impl std::error::Error for DeriveError {}
 
+/// Why [`Tables::open_available_deriving`] gave no tables: a file, or a material that cannot
+/// be answered one ply on.
+#[derive(Debug)]
+pub enum OpenError {
+    Table(TableError),
+    Derive(DeriveError),
+}
+
+impl From<TableError> for OpenError {
+    fn from(error: TableError) -> OpenError {
+        OpenError::Table(error)
+    }
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Table(error) => write!(f, "{error}"),
+            OpenError::Derive(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
 /// The materials of `stones` stones, one of each system (a ≤ b), each side at least one stone.
 fn systems(stones: usize) -> impl Iterator<Item = Material> {
     (1..stones)
@@ -914,24 +939,62 @@ impl Tables {
         directory: &Path,
     ) -> Result<Tables, TableError> {
         let mut tables = Tables::empty(board, rules);
-        for stones in 2..=max_stones.min(board.points()) {
-            let mut opened = Tables::empty(board, rules);
+        tables.open_layers(max_stones, content, directory)?;
+        Ok(tables)
+    }
+
+    /// [`Tables::open_available`], with the materials of `derive` answered one ply on (see
+    /// [`Tables::derive`]): their files are neither opened nor read (a 9-stone one is gigabytes
+    /// read for its checksum), and a stone count they belong to is complete without them.
+    /// Refused, naming the material, if one cannot be answered so with the tables there.
+    pub fn open_available_deriving(
+        board: &Board,
+        rules: Rules,
+        max_stones: usize,
+        content: Content,
+        directory: &Path,
+        derive: &[Material],
+    ) -> Result<Tables, OpenError> {
+        let mut tables = Tables::empty(board, rules);
+        for &material in derive {
+            tables.derived.insert(material, ());
+        }
+        tables.open_layers(max_stones, content, directory)?;
+        for &material in derive {
+            if let Some(why) = tables.why_not_derivable(material) {
+                return Err(OpenError::Derive(DeriveError { material, why }));
+            }
+        }
+        Ok(tables)
+    }
+
+    /// Open the stone counts as [`Tables::open_available`] says, the derived materials
+    /// passed over (counted as there).
+    fn open_layers(
+        &mut self,
+        max_stones: usize,
+        content: Content,
+        directory: &Path,
+    ) -> Result<(), TableError> {
+        for stones in 2..=max_stones.min(self.board.points()) {
+            let mut opened = Tables::empty(&self.board, self.rules);
             let complete = (1..stones)
                 .map(|a| Material::new(a, stones - a))
+                .filter(|&material| !self.is_derived(material))
                 .try_for_each(|material| opened.open_table_of(material, content, directory));
             match complete {
                 Ok(()) => {
-                    tables.tables.extend(opened.tables);
-                    tables.set_complete(stones);
+                    self.tables.extend(opened.tables);
+                    self.set_complete(stones);
                 }
                 Err(TableError::Missing { .. }) => {
-                    tables.open_partial_layer(stones, content, directory)?;
+                    self.open_partial_layer(stones, content, directory)?;
                     break;
                 }
                 Err(error) => return Err(error),
             }
         }
-        Ok(tables)
+        Ok(())
     }
 
     /// Open whichever materials of `stones` stones have their files.
@@ -941,7 +1004,11 @@ impl Tables {
         content: Content,
         directory: &Path,
     ) -> Result<(), TableError> {
-        for material in (1..stones).map(|a| Material::new(a, stones - a)) {
+        let materials: Vec<Material> = (1..stones)
+            .map(|a| Material::new(a, stones - a))
+            .filter(|&material| !self.is_derived(material))
+            .collect();
+        for material in materials {
             match self.open_table_of(material, content, directory) {
                 Ok(()) => self.top_stones = stones,
                 Err(TableError::Missing { .. }) => {}
@@ -1237,7 +1304,7 @@ impl Tables {
 
     /// Why positions of `material` cannot be answered one ply on with the tables as they are,
     /// if they cannot.
-    fn why_not_derivable(&self, material: Material) -> Option<WhyNotDerived> {
+    pub fn why_not_derivable(&self, material: Material) -> Option<WhyNotDerived> {
         if material.mover == material.waiting {
             return Some(WhyNotDerived::OwnSwap);
         }

@@ -1,7 +1,10 @@
 //! Materials answered one ply on (`Tables::derive`): the same values as their own tables.
 
 use fanorona_engine::{Bitboard, Blocked, Board, Color, Position, Rules, Value};
-use fanorona_solver::{DeriveError, Material, MaterialIndex, ProbeError, Tables, WhyNotDerived};
+use fanorona_solver::{
+    BuildControl, Content, DeriveError, Material, MaterialIndex, NoProgress, OpenError, ProbeError,
+    TableId, Tables, WhyNotDerived,
+};
 
 /// Every position of `material`, one per slot of its table.
 fn positions_of(board: &Board, material: Material) -> Vec<Position> {
@@ -136,4 +139,46 @@ fn leaving_out_what_a_derived_material_needs_lets_it_go() {
         tables.probe_value(&position),
         Err(ProbeError::NotCovered { .. })
     ));
+}
+
+/// Opened from files with a material derived, the tables never open that material's files:
+/// with them deleted, its stone count is still complete and every position of it answered as
+/// its table did. Without `derive` the same directory is a stone count short.
+#[test]
+fn tables_opened_deriving_a_material_do_without_its_files() {
+    let board = Board::new(3, 5).unwrap();
+    let rules = Rules::default();
+    let directory = tempfile::tempdir().unwrap();
+    let dir = directory.path();
+    let control = BuildControl::default();
+    let built = Tables::build_files(&board, rules, 5, None, dir, &control, &NoProgress).unwrap();
+    let material = Material::new(2, 3);
+    let positions = positions_of(&board, material);
+    let mut expected = Vec::new();
+    built.probe_values(&positions, &mut expected).unwrap();
+    drop(built);
+    let id = TableId::new(&board, &rules, material);
+    for file in [id.file_name(), id.values().file_name()] {
+        std::fs::remove_file(dir.join(file)).unwrap();
+    }
+    let open = |derive: &[Material]| {
+        Tables::open_available_deriving(&board, rules, 5, Content::Values, dir, derive)
+    };
+    let tables = open(&[material]).unwrap();
+    assert_eq!(tables.max_stones(), 5);
+    assert_eq!(tables.derived_materials(), vec![material]);
+    let mut values = Vec::new();
+    tables.probe_values(&positions, &mut values).unwrap();
+    assert_eq!(values, expected);
+    let without = Tables::open_available(&board, rules, 5, Content::Values, dir).unwrap();
+    assert_eq!(without.max_stones(), 4);
+    assert!(!without.covers(material));
+    // A material that cannot be derived is named, and no tables are given.
+    let two_two = Material::new(2, 2);
+    match open(&[two_two]) {
+        Err(OpenError::Derive(DeriveError { material, why })) => {
+            assert_eq!((material, why), (two_two, WhyNotDerived::OwnSwap));
+        }
+        other => panic!("{:?}", other.map(|t| t.derived_materials())),
+    }
 }

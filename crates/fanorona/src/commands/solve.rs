@@ -13,7 +13,8 @@ use fanorona_engine::{
 };
 use fanorona_solver::{
     check_with_progress, remove_saved_searches, solve, take_into_store, Certificate, Content,
-    Counting, Limits, Material, Outcome, Progress, Solution, SolveError, SolveSetup, Tables,
+    Counting, DeriveError, Limits, Material, OpenError, Outcome, Progress, Solution, SolveError,
+    SolveSetup, Tables,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -53,8 +54,8 @@ pub struct SolveArgs {
     /// e.g. `4v5`): a position's turns are generated and its value is the best its children's
     /// tables give. The other half of each system must be used (a paika leads there): half a
     /// system's memory, where both halves do not fit beside the searches and one left in its
-    /// mapped file would read the disk; a certificate's leaves there are checked against the
-    /// file, as any other.
+    /// mapped file would read the disk. Their files are not opened (a certificate's leaves
+    /// there are still checked against them).
     #[arg(long, value_name = "AvB,…", value_delimiter = ',', value_parser = parse_material)]
     derive: Vec<Material>,
     /// Write the certificate (bincode) to this file; it is checked before it is written. A
@@ -387,23 +388,30 @@ impl SolveArgs {
     /// The tables of --tables, as values (searches need values, not distances: an eighth of
     /// the size), in memory where they fit, unless this is a status that searches nothing.
     fn open_tables(&self, board: &Board, rules: Rules) -> Result<Tables, CliError> {
-        let mut tables = Tables::open_available(
+        let mut tables = Tables::open_available_deriving(
             board,
             rules,
             self.stones,
             Content::Values,
             &self.tables.tables,
-        )?;
+            &self.derive,
+        )
+        .map_err(|error| match error {
+            OpenError::Table(error) => CliError::from(error),
+            OpenError::Derive(error) => CliError::Input(format!("--derive {error}")),
+        })?;
         for &material in &self.leave_out {
             if !tables.leave_out(material) {
                 let name = material.to_string();
                 eprintln!("note: --leave-out {name}: no such table in the tables opened");
             }
         }
+        // A table left out may be one that a derived material's turns lead into.
         for &material in &self.derive {
-            tables
-                .derive(material)
-                .map_err(|error| CliError::Input(format!("--derive {error}")))?;
+            if let Some(why) = tables.why_not_derivable(material) {
+                let error = DeriveError { material, why };
+                return Err(CliError::Input(format!("--derive {error}")));
+            }
         }
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
         // As many as leave room for the searches; the rest are probed in the mapped files.
