@@ -39,6 +39,17 @@ fn random_positions_of(board: &Board, materials: &[Material], count: usize) -> V
         .collect()
 }
 
+/// Probe `positions` 32 at a time, as the search probes the children of a node together; the
+/// sum of the values, so that nothing is optimised away.
+fn probe_32_at_a_time(tables: &Tables, positions: &[Position], out: &mut Vec<Value>) -> u64 {
+    let mut sum = 0u64;
+    for chunk in positions.chunks(32) {
+        tables.probe_values(black_box(chunk), out).unwrap();
+        sum += out.iter().map(|&v| v as u64).sum::<u64>();
+    }
+    sum
+}
+
 fn probing(c: &mut Criterion) {
     let board = Board::standard();
     let directory = std::env::temp_dir().join("fanorona-bench-tables");
@@ -87,14 +98,7 @@ fn probing(c: &mut Criterion) {
         // As the search probes: the children of a position together, 32 at a time.
         group.bench_function("probe/5x9-7-stones-random-in-memory-32-at-a-time", |b| {
             let mut out = Vec::new();
-            b.iter(|| {
-                let mut sum = 0u64;
-                for chunk in positions.chunks(32) {
-                    tables.probe_values(black_box(chunk), &mut out).unwrap();
-                    sum += out.iter().map(|&v| v as u64).sum::<u64>();
-                }
-                sum
-            })
+            b.iter(|| probe_32_at_a_time(&tables, &positions, &mut out))
         });
     }
     group.finish();
@@ -116,14 +120,7 @@ fn probing_derived(c: &mut Criterion) {
         let id = format!("probe/3x5-3v5-random-32-at-a-time-{name}");
         group.bench_function(id, |b| {
             let mut out = Vec::new();
-            b.iter(|| {
-                let mut sum = 0u64;
-                for chunk in positions.chunks(32) {
-                    tables.probe_values(black_box(chunk), &mut out).unwrap();
-                    sum += out.iter().map(|&v| v as u64).sum::<u64>();
-                }
-                sum
-            })
+            b.iter(|| probe_32_at_a_time(tables, &positions, &mut out))
         });
     }
     group.finish();
