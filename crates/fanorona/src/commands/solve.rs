@@ -552,16 +552,8 @@ impl SolveArgs {
                 nodes: solution.nodes,
                 seconds,
                 table_stones: tables.max_stones(),
-                table_materials: tables
-                    .partial_layer()
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect(),
-                derived_materials: tables
-                    .derived_materials()
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect(),
+                table_materials: names(&tables.partial_layer()),
+                derived_materials: names(&tables.derived_materials()),
                 certificate: written.and(certificate).map(|p| p.display().to_string()),
                 certificate_positions: written,
             };
@@ -1096,6 +1088,11 @@ fn settled_or_answered(only: Option<Color>, position: &Position, solution: &Solu
         );
     }
     answered != Outcome::Unknown
+}
+
+/// Materials as the reports name them ("4v5").
+fn names(materials: &[Material]) -> Vec<String> {
+    materials.iter().map(Material::to_string).collect()
 }
 
 fn print_human(report: &SolveReport) {
