@@ -1478,11 +1478,13 @@ impl Tables {
     ) -> Result<(), ProbeError> {
         out.clear();
         let mut ranks = Vec::with_capacity(positions.len());
+        let mut any_derived = false;
         for position in positions {
             let material = Material::of(position.mover, position.waiting);
             ranks.push(if material.mover == 0 || material.waiting == 0 {
                 Rank::Over
             } else if self.is_derived(material) {
+                any_derived = true;
                 Rank::Derived
             } else {
                 let (index, entries) = self.table_of(material)?;
@@ -1503,15 +1505,18 @@ impl Tables {
                 Rank::Derived => Slot::Derived,
             })
             .collect();
-        let derived: Vec<Position> = slots
-            .iter()
-            .zip(positions)
-            .filter(|(slot, _)| matches!(slot, Slot::Derived))
-            .map(|(_, position)| *position)
-            .collect();
-        let mut derived_values = match derived.is_empty() {
-            true => Vec::new(),
-            false => self.derived_values(&derived),
+        // Without derived positions (every probe of a search without --derive) no extra pass.
+        let mut derived_values = match any_derived {
+            false => Vec::new(),
+            true => {
+                let derived: Vec<Position> = slots
+                    .iter()
+                    .zip(positions)
+                    .filter(|(slot, _)| matches!(slot, Slot::Derived))
+                    .map(|(_, position)| *position)
+                    .collect();
+                self.derived_values(&derived)
+            }
         }
         .into_iter();
         out.extend(
