@@ -915,7 +915,7 @@ impl<'a> Splitter<'a> {
         let open = stored.outcome == Outcome::Unknown;
         let claim = match self.solve.certificate && !open {
             false => None,
-            true => match files.read_claim(self.solve.tables) {
+            true => match self.claim_over_these_tables(&files) {
                 Some(claim) => Some(Arc::new(claim)),
                 None => return Ok(None),
             },
@@ -931,6 +931,32 @@ impl<'a> Splitter<'a> {
         self.recalled += 1;
         self.known.insert(Node::of(position), answer.clone());
         Ok(Some(answer))
+    }
+
+    /// The claim of the certificate stored in `files`, over this split's tables. One of fewer
+    /// tables (kept before more were built) is checked against these and kept again as
+    /// theirs, so that a store outlives a table build; one these tables cannot check, or
+    /// that does not hold, is not recalled (its question is searched again).
+    fn claim_over_these_tables(&self, files: &StoreFiles) -> Option<Claim> {
+        let certificate = files.read_certificate()?;
+        let (stones, materials) = table_reach(self.solve.tables);
+        let same_tables = certificate.table_stones as usize == stones
+            && certificate
+                .table_materials
+                .iter()
+                .map(|&(mover, waiting)| (mover as usize, waiting as usize))
+                .eq(materials);
+        let certificate = match same_tables {
+            true => certificate,
+            false => {
+                let over_these = over_these_tables(&self.solve, &certificate).ok()?;
+                if !self.setup.recall_only {
+                    files.write_certificate(&over_these).ok()?;
+                }
+                over_these
+            }
+        };
+        certificate.claims.into_iter().next()
     }
 
     /// Whether an earlier run split `position`: the store answers one of its turns. Such a
@@ -991,34 +1017,7 @@ pub fn take_into_store(
     certificate: &Certificate,
 ) -> Result<(Position, Vec<(Color, Outcome)>), SolveError> {
     let root = certificate.root.position();
-    let (stones, materials) = table_reach(setup.tables);
-    let game = |c: &Certificate| (c.rows, c.columns, c.blocked);
-    let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
-    let within_reach = certificate.table_stones <= expected.table_stones
-        && certificate.table_materials.iter().all(|&(mover, waiting)| {
-            (mover + waiting) as usize <= stones
-                || expected.table_materials.contains(&(mover, waiting))
-        });
-    if game(certificate) != game(&expected) || !within_reach {
-        return Err(SolveError(format!(
-            "a certificate of {}x{} with tables of {} stones{}, not of this split's {} with {} \
-             stones{} (or fewer) and its rules",
-            certificate.rows,
-            certificate.columns,
-            certificate.table_stones,
-            materials_named(&certificate.table_materials),
-            setup.board.size_name(),
-            stones,
-            materials_named(&expected.table_materials),
-        )));
-    }
-    let certificate = &Certificate {
-        table_stones: expected.table_stones,
-        table_materials: expected.table_materials,
-        ..certificate.clone()
-    };
-    crate::check::check(certificate, setup.tables)
-        .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
+    let certificate = &over_these_tables(setup, certificate)?;
     std::fs::create_dir_all(directory)
         .map_err(|e| SolveError(format!("{}: {e}", directory.display())))?;
     let mut answered = Vec::new();
@@ -1044,6 +1043,46 @@ pub fn take_into_store(
         answered.push((side, outcome));
     }
     Ok((root, answered))
+}
+
+/// `certificate` (of `setup`'s board and rules, and of its tables or fewer) as one of
+/// `setup`'s tables, checked against them: where it has a position within the larger reach,
+/// that table's verified value must agree with the strategy. Refused, with the reason, when
+/// it is of another game, of tables `setup` lacks, or does not hold.
+fn over_these_tables(
+    setup: &SolveSetup,
+    certificate: &Certificate,
+) -> Result<Certificate, SolveError> {
+    let root = certificate.root.position();
+    let (stones, materials) = table_reach(setup.tables);
+    let game = |c: &Certificate| (c.rows, c.columns, c.blocked);
+    let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
+    let within_reach = certificate.table_stones <= expected.table_stones
+        && certificate.table_materials.iter().all(|&(mover, waiting)| {
+            (mover + waiting) as usize <= stones
+                || expected.table_materials.contains(&(mover, waiting))
+        });
+    if game(certificate) != game(&expected) || !within_reach {
+        return Err(SolveError(format!(
+            "a certificate of {}x{} with tables of {} stones{}, not of this split's {} with {} \
+             stones{} (or fewer) and its rules",
+            certificate.rows,
+            certificate.columns,
+            certificate.table_stones,
+            materials_named(&certificate.table_materials),
+            setup.board.size_name(),
+            stones,
+            materials_named(&expected.table_materials),
+        )));
+    }
+    let certificate = Certificate {
+        table_stones: expected.table_stones,
+        table_materials: expected.table_materials,
+        ..certificate.clone()
+    };
+    crate::check::check(&certificate, setup.tables)
+        .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
+    Ok(certificate)
 }
 
 /// " and 4v5, 5v4" for a certificate's partial layer, "" for none.
@@ -1170,18 +1209,9 @@ impl StoreFiles {
             .ok_or_else(|| SolveError(format!("{}: not a split answer", self.answer.display())))
     }
 
-    /// The claim of the stored certificate, if it is there, readable and of these tables.
-    fn read_claim(&self, tables: Option<&Tables>) -> Option<Claim> {
-        let certificate = Certificate::read(&self.proof).ok()?;
-        let (stones, materials) = table_reach(tables);
-        let same_tables = certificate.table_stones as usize == stones
-            && certificate
-                .table_materials
-                .iter()
-                .map(|&(mover, waiting)| (mover as usize, waiting as usize))
-                .eq(materials);
-        let mut claims = certificate.claims.into_iter();
-        same_tables.then(|| claims.next()).flatten()
+    /// The stored certificate, if it is there and readable.
+    fn read_certificate(&self) -> Option<Certificate> {
+        Certificate::read(&self.proof).ok()
     }
 
     /// Written packed ([`crate::packed`]: about fifty times smaller), or whole where its

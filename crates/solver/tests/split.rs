@@ -281,6 +281,53 @@ fn a_certificate_found_apart_is_checked_taken_into_the_store_and_read_back_unsea
 }
 
 #[test]
+fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_way() {
+    // A store filled over the 2-stone tables, then read by a split over the 3-stone tables:
+    // every settled answer is recalled (its certificate checked against the 3-stone tables and
+    // kept again as theirs), nothing is searched, and the joined certificate holds. Read back
+    // over the 2-stone tables again, the root's certificate, now of 3 stones, cannot be
+    // checked there: it is not recalled, and the root is split again from its turns' answers,
+    // still of 2 stones.
+    let (board, three_stones, start) = three_by_seven();
+    let two_stones = Tables::build(&board, Rules::default(), 2);
+    let store = tempfile::tempdir().unwrap();
+    let over_two = split_setup(
+        solve_setup(&board, Some(&two_stones), 2_000),
+        Color::White,
+        12,
+        Some(store.path()),
+    );
+    let first = split(&over_two, &start).unwrap();
+    assert_eq!(
+        checked(&first, Some(&two_stones), Color::White, &start),
+        Outcome::Proven
+    );
+    assert!(first.searches > 0);
+
+    let over_three = split_setup(
+        solve_setup(&board, Some(&three_stones), 2_000),
+        Color::White,
+        12,
+        Some(store.path()),
+    );
+    let more = split(&over_three, &start).unwrap();
+    assert_eq!(
+        checked(&more, Some(&three_stones), Color::White, &start),
+        Outcome::Proven
+    );
+    assert_eq!((more.searches, more.nodes, more.recalled), (0, 0, 1));
+    assert_eq!(more.certificate.as_ref().unwrap().table_stones, 3);
+
+    let fewer = split(&over_two, &start).unwrap();
+    assert_eq!(
+        checked(&fewer, Some(&two_stones), Color::White, &start),
+        Outcome::Proven
+    );
+    assert_eq!(fewer.certificate.as_ref().unwrap().table_stones, 2);
+    assert!(fewer.recalled > 1, "{}", fewer.recalled);
+}
+
+#[test]
 fn a_damaged_store_is_named_or_searched_again_never_trusted() {
     let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();

@@ -130,7 +130,9 @@ pub struct SolveArgs {
     /// turns deep, and join their certificates. For questions one search cannot
     /// settle while most positions a few turns deeper settle in millions of nodes. With
     /// --state DIR every answer (and certificate) is kept there: a later run goes on, and
-    /// searches again what was left open only with a larger --max-nodes. With --only, one
+    /// searches again what was left open only with a larger --max-nodes. A later run over
+    /// more tables reads what was settled over fewer (each certificate checked against them
+    /// on the way). With --only, one
     /// side's question; else both, the side to move's first. With --status, the split as the
     /// store has it, searching nothing.
     #[arg(long, conflicts_with = "each_turn")]
