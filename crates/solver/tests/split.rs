@@ -291,12 +291,11 @@ fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_wa
     let (board, three_stones, start) = three_by_seven();
     let two_stones = Tables::build(&board, Rules::default(), 2);
     let store = tempfile::tempdir().unwrap();
-    let over_two = split_setup(
-        solve_setup(&board, Some(&two_stones), 2_000),
-        Color::White,
-        12,
-        Some(store.path()),
-    );
+    let over = |tables| {
+        let solve = solve_setup(&board, Some(tables), 2_000);
+        split_setup(solve, Color::White, 12, Some(store.path()))
+    };
+    let over_two = over(&two_stones);
     let first = split(&over_two, &start).unwrap();
     assert_eq!(
         checked(&first, Some(&two_stones), Color::White, &start),
@@ -304,13 +303,7 @@ fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_wa
     );
     assert!(first.searches > 0);
 
-    let over_three = split_setup(
-        solve_setup(&board, Some(&three_stones), 2_000),
-        Color::White,
-        12,
-        Some(store.path()),
-    );
-    let more = split(&over_three, &start).unwrap();
+    let more = split(&over(&three_stones), &start).unwrap();
     assert_eq!(
         checked(&more, Some(&three_stones), Color::White, &start),
         Outcome::Proven
