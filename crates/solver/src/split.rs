@@ -915,7 +915,7 @@ impl<'a> Splitter<'a> {
         let open = stored.outcome == Outcome::Unknown;
         let claim = match self.solve.certificate && !open {
             false => None,
-            true => match self.claim_over_these_tables(&files) {
+            true => match self.claim_over_these_tables(&files)? {
                 Some(claim) => Some(Arc::new(claim)),
                 None => return Ok(None),
             },
@@ -936,9 +936,12 @@ impl<'a> Splitter<'a> {
     /// The claim of the certificate stored in `files`, over this split's tables. One of fewer
     /// tables (kept before more were built) is checked against these and kept again as
     /// theirs, so that a store outlives a table build; one these tables cannot check, or
-    /// that does not hold, is not recalled (its question is searched again).
-    fn claim_over_these_tables(&self, files: &StoreFiles) -> Option<Claim> {
-        let certificate = files.read_certificate()?;
+    /// that does not hold, is not recalled (its question is searched again). Keeping it again
+    /// can fail (a full disk, say): that is an error, as any other write to the store.
+    fn claim_over_these_tables(&self, files: &StoreFiles) -> Result<Option<Claim>, SolveError> {
+        let Some(certificate) = files.read_certificate() else {
+            return Ok(None);
+        };
         let (stones, materials) = table_reach(self.solve.tables);
         let same_tables = certificate.table_stones as usize == stones
             && certificate
@@ -949,14 +952,20 @@ impl<'a> Splitter<'a> {
         let certificate = match same_tables {
             true => certificate,
             false => {
-                let over_these = over_these_tables(&self.solve, &certificate).ok()?;
+                let Ok(over_these) = over_these_tables(&self.solve, &certificate) else {
+                    return Ok(None);
+                };
                 if !self.setup.recall_only {
-                    files.write_certificate(&over_these).ok()?;
+                    files.write_certificate(&over_these).map_err(|e| {
+                        SolveError(format!(
+                            "keeping a stored certificate over more tables: {e}"
+                        ))
+                    })?;
                 }
                 over_these
             }
         };
-        certificate.claims.into_iter().next()
+        Ok(certificate.claims.into_iter().next())
     }
 
     /// Whether an earlier run split `position`: the store answers one of its turns. Such a

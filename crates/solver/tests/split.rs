@@ -321,6 +321,37 @@ fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_wa
 }
 
 #[test]
+fn a_store_that_cannot_keep_a_certificate_over_more_tables_says_so() {
+    // A store filled over the 2-stone tables, read over the 3-stone tables where no
+    // certificate can be written again (a folder stands where each is written first): the
+    // split stops with an error that says so and names the file, rather than searching the
+    // question again unseen (whose answer could not be kept either).
+    let (board, three_stones, start) = three_by_seven();
+    let two_stones = Tables::build(&board, Rules::default(), 2);
+    let store = tempfile::tempdir().unwrap();
+    let over = |tables| {
+        let solve = solve_setup(&board, Some(tables), 2_000);
+        split_setup(solve, Color::White, 12, Some(store.path()))
+    };
+    split(&over(&two_stones), &start).unwrap();
+    let entries = std::fs::read_dir(store.path()).unwrap();
+    let proofs: Vec<_> = entries
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "proof"))
+        .collect();
+    assert!(!proofs.is_empty());
+    for proof in &proofs {
+        std::fs::create_dir(proof.with_extension("proof.part")).unwrap();
+    }
+    let Err(error) = split(&over(&three_stones), &start) else {
+        panic!("a certificate that could not be kept again went unnoticed");
+    };
+    let error = error.to_string();
+    let named = error.contains("keeping a stored certificate over more tables");
+    assert!(named && error.contains(".proof.part"), "{error}");
+}
+
+#[test]
 fn a_damaged_store_is_named_or_searched_again_never_trusted() {
     let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
