@@ -22,6 +22,12 @@
 //! whose small search came nearest to settling the position first, since one turn may settle
 //! it and spare the others their whole budgets.
 //!
+//! A batch of fewer open searches than `parallel` (a position of two or three turns, the last
+//! long search of a batch) would leave threads idle: they search ahead meanwhile, with the
+//! whole budget, the turns of the open leaves best first would split next (see
+//! [`Splitter::plan_lookahead`]). Their answers go to the store and the run's answers, where
+//! the split finds them when it gets there.
+//!
 //! The certificates of the searches are joined at each position that settles (see
 //! [`Claim::joined`]), so that a settled split ends with one certificate of the question, which
 //! the independent checker confirms like any other.
@@ -45,7 +51,7 @@ use crate::search::{Limits, Outcome};
 use crate::solve::{solve, SolveError, SolveSetup};
 use crate::tables::Tables;
 use fanorona_engine::{format_turn, turns, Color, Position};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -146,6 +152,8 @@ pub struct Split {
     pub nodes: u64,
     pub searches: usize,
     pub recalled: usize,
+    /// Of `searches`, those run ahead by threads a batch left idle (see the module's notes).
+    pub searched_ahead: usize,
     /// Every position split, in the order they were.
     pub positions: Vec<SplitPosition>,
 }
@@ -170,6 +178,10 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         tree: Vec::new(),
         split_order: Vec::new(),
         splits: 0,
+        lookahead: Vec::new(),
+        lookahead_next: AtomicUsize::new(0),
+        looked_ahead: Mutex::new(Vec::new()),
+        searched_ahead: 0,
     };
     let answer = splitter.best_first(root)?;
     let certificate = answer
@@ -181,6 +193,7 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         nodes: splitter.nodes,
         searches: splitter.searches,
         recalled: splitter.recalled,
+        searched_ahead: splitter.searched_ahead,
         positions: splitter.positions,
     })
 }
@@ -245,6 +258,13 @@ struct Splitter<'a> {
     split_order: Vec<usize>,
     /// How many positions were split.
     splits: usize,
+    /// Positions that threads a batch leaves idle search meanwhile (see
+    /// [`Splitter::plan_lookahead`]), the next to take at `lookahead_next`.
+    lookahead: Vec<Position>,
+    lookahead_next: AtomicUsize,
+    /// Their searches as they end, taken into the run's answers after each pass.
+    looked_ahead: Mutex<Vec<(Position, Result<Searched, SolveError>)>>,
+    searched_ahead: usize,
 }
 
 /// A position of the split tree.
@@ -330,7 +350,11 @@ impl<'a> Splitter<'a> {
             if settled || stuck || self.stopped() || self.setup.recall_only {
                 break;
             }
-            match self.most_proving(0) {
+            let leaf = self.most_proving(0);
+            if let Some(leaf) = leaf {
+                self.plan_lookahead(leaf);
+            }
+            match leaf {
                 Some(leaf) if self.tree[leaf].answer.stale => {
                     let parent = self.tree[leaf].parent.expect("the root is split");
                     self.search_stale_turns(parent)?;
@@ -589,6 +613,99 @@ impl<'a> Splitter<'a> {
         self.most_proving(best)
     }
 
+    /// The open leaf best first would reach from node `index` down if the leaves in `taken`
+    /// were not there: at each split node its open turns in best-first order, the first that
+    /// leads to a leaf not taken.
+    fn most_proving_except(&self, index: usize, taken: &[usize]) -> Option<usize> {
+        let node = &self.tree[index];
+        let Some(turns) = &node.turns else {
+            return (!taken.contains(&index)).then_some(index);
+        };
+        let side_moves = node.position.side == self.setup.side;
+        let mut open: Vec<usize> = (turns.iter().map(|(_, child)| *child))
+            .filter(|&child| self.tree[child].answer.outcome == Outcome::Unknown)
+            .filter(|&child| self.tree[child].numbers != (INFINITE, INFINITE))
+            .collect();
+        open.sort_by_key(|&child| {
+            let (proof, disproof) = self.tree[child].numbers;
+            if side_moves {
+                (proof, disproof)
+            } else {
+                (disproof, proof)
+            }
+        });
+        (open.into_iter()).find_map(|child| self.most_proving_except(child, taken))
+    }
+
+    /// What threads left idle by the batches of the coming split of `leaf` search meanwhile:
+    /// the turns of the open leaves best first would split after it, in that order (up to
+    /// twice `parallel` positions, from at most four times `parallel` leaves), none that the
+    /// run or the store already answers or the coming batch searches. Leaves left open by a
+    /// smaller budget, too deep to split, or of one turn (see [`Splitter::forced_answer`])
+    /// are passed over.
+    fn plan_lookahead(&mut self, leaf: usize) {
+        self.lookahead.clear();
+        self.lookahead_next.store(0, Ordering::Relaxed);
+        let parallel = self.setup.parallel;
+        if parallel <= 1 || self.setup.recall_only {
+            return;
+        }
+        // The coming batch: the leaf's turns (split), or its siblings (searched again).
+        let leaf_turns = children(&self.solve, &self.tree[leaf].position);
+        let mut coming: HashSet<Node> = (leaf_turns.iter())
+            .map(|(_, child)| Node::of(child))
+            .collect();
+        if let Some(parent) = self.tree[leaf].parent {
+            let siblings = self.tree[parent].turns.iter().flatten();
+            coming.extend(siblings.map(|&(_, child)| Node::of(&self.tree[child].position)));
+        }
+        let mut taken = vec![leaf];
+        while self.lookahead.len() < 2 * parallel && taken.len() <= 4 * parallel {
+            let Some(next) = self.most_proving_except(0, &taken) else {
+                break;
+            };
+            taken.push(next);
+            let node = &self.tree[next];
+            let splittable = node.line.len() <= self.setup.depth && self.splittable(&node.position);
+            if node.answer.stale || !splittable {
+                continue;
+            }
+            let turns = children(&self.solve, &node.position);
+            if turns.len() < 2 {
+                continue;
+            }
+            for (_, child) in turns {
+                if coming.insert(Node::of(&child)) && !self.answered(&child) {
+                    self.lookahead.push(child);
+                }
+            }
+        }
+    }
+
+    /// Whether the run or the store answers `position` (read without being recalled).
+    fn answered(&self, position: &Position) -> bool {
+        let side = self.setup.side;
+        self.known.contains_key(&Node::of(position))
+            || (self.setup.store)
+                .is_some_and(|store| StoreFiles::new(store, position, side).answer.exists())
+    }
+
+    /// Take the searches run ahead since the last pass into the run's answers: counted, and
+    /// known where they say something (they are in the store already).
+    fn take_looked_ahead(&mut self) -> Result<(), SolveError> {
+        let looked_ahead = std::mem::take(self.looked_ahead.get_mut().expect("a search panicked"));
+        for (position, searched) in looked_ahead {
+            let Searched { answer, whole } = searched?;
+            self.searches += 1;
+            self.searched_ahead += 1;
+            self.nodes += answer.nodes;
+            if whole {
+                self.known.insert(Node::of(&position), answer);
+            }
+        }
+        Ok(())
+    }
+
     /// Every position split, as it ended: the root last.
     fn report(&self) -> Vec<SplitPosition> {
         let mut order: Vec<usize> = self
@@ -777,6 +894,7 @@ impl<'a> Splitter<'a> {
         }
         let setup = self.solve;
         let mut whole = self.search_pass(positions, &whole_order, &setup, settling)?;
+        self.take_looked_ahead()?;
         let mut answers = Vec::new();
         for (k, position) in positions.iter().enumerate() {
             let (answer, kept) = of_passes(small[k].take(), whole[k].take());
@@ -812,7 +930,10 @@ impl<'a> Splitter<'a> {
     /// `order`, in that order, `parallel` at a time. Once one answer is `settling`, or
     /// Ctrl-C comes, no more are started. Each answer that says something is written to the
     /// store as its search ends (a run killed later keeps it): a settled one, or one left
-    /// open with this run's whole budget spent.
+    /// open with this run's whole budget spent. In the pass of whole budgets, a thread that
+    /// finds no search of `order` left to start while others still run takes the next
+    /// position of the lookahead instead (see [`Splitter::plan_lookahead`]). (Not in the small
+    /// pass: its last searches end in moments, and the whole pass waits for the lookahead's.)
     fn search_pass(
         &self,
         positions: &[Position],
@@ -830,6 +951,7 @@ impl<'a> Splitter<'a> {
         let whole_budget = budget == self.solve.limits.nodes;
         let settled = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
+        let ended = AtomicUsize::new(0);
         let found: Vec<Mutex<Option<Result<Searched, SolveError>>>> =
             positions.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|scope| {
@@ -839,7 +961,11 @@ impl<'a> Splitter<'a> {
                         break;
                     }
                     let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
+                        let idle = whole_budget && ended.load(Ordering::Relaxed) < order.len();
+                        if !(idle && self.search_ahead()) {
+                            break;
+                        }
+                        continue;
                     };
                     let searched = self.search_and_store(&positions[k], setup, whole_budget);
                     if searched
@@ -849,6 +975,7 @@ impl<'a> Splitter<'a> {
                         settled.store(true, Ordering::Relaxed);
                     }
                     *found[k].lock().expect("a search panicked") = Some(searched);
+                    ended.fetch_add(1, Ordering::Relaxed);
                 });
             }
         });
@@ -856,6 +983,19 @@ impl<'a> Splitter<'a> {
             .into_iter()
             .map(|slot| slot.into_inner().expect("a search panicked").transpose())
             .collect()
+    }
+
+    /// Search the next position of the lookahead, if one is left, with the whole budget; its
+    /// answer is kept for [`Splitter::take_looked_ahead`]. Whether there was one.
+    fn search_ahead(&self) -> bool {
+        let next = self.lookahead_next.fetch_add(1, Ordering::Relaxed);
+        let Some(position) = self.lookahead.get(next) else {
+            return false;
+        };
+        let searched = self.search_and_store(position, &self.solve, true);
+        let mut looked_ahead = self.looked_ahead.lock().expect("a search panicked");
+        looked_ahead.push((*position, searched));
+        true
     }
 
     /// One search with `setup`, its answer written to the store at once where it says

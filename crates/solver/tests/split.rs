@@ -281,6 +281,34 @@ fn a_certificate_found_apart_is_checked_taken_into_the_store_and_read_back_unsea
 }
 
 #[test]
+fn threads_a_small_batch_leaves_idle_search_ahead_and_the_answer_is_the_same() {
+    // 3x7 with searches of 2,000 nodes, 4 at once: most positions split have fewer open turns
+    // than that, and the idle threads search the turns of the leaves best first splits next.
+    // The answer and its checked certificate are those of one search at a time, and a second
+    // run over the store searches nothing.
+    let (board, tables, start) = three_by_seven();
+    let store = tempfile::tempdir().unwrap();
+    let solve = solve_setup(&board, Some(&tables), 2_000);
+    let mut alone = split_setup(solve, Color::White, 12, None);
+    alone.parallel = 1;
+    let one_at_a_time = split(&alone, &start).unwrap();
+    assert_eq!(one_at_a_time.searched_ahead, 0);
+    let mut four = split_setup(solve, Color::White, 12, Some(store.path()));
+    four.parallel = 4;
+    let ahead = split(&four, &start).unwrap();
+    assert_eq!(
+        checked(&ahead, Some(&tables), Color::White, &start),
+        checked(&one_at_a_time, Some(&tables), Color::White, &start)
+    );
+    assert_eq!(ahead.outcome, Outcome::Proven);
+    assert!(ahead.searched_ahead > 0, "{}", ahead.searched_ahead);
+    assert!(ahead.searched_ahead <= ahead.searches);
+    let again = split(&four, &start).unwrap();
+    assert_eq!(again.outcome, Outcome::Proven);
+    assert_eq!((again.searches, again.searched_ahead), (0, 0));
+}
+
+#[test]
 fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_way() {
     // A store filled over the 2-stone tables, then read by a split over the 3-stone tables:
     // every settled answer is recalled (its certificate checked against the 3-stone tables and

@@ -127,14 +127,15 @@ pub struct SolveArgs {
     /// Answer by splitting: search the position after each turn apart (--max-nodes and
     /// --memory each, --parallel at once), split again the open position the question is
     /// nearest to settling through (best first, by the searches' numbers), up to --split-depth
-    /// turns deep, and join their certificates. For questions one search cannot
-    /// settle while most positions a few turns deeper settle in millions of nodes. With
-    /// --state DIR every answer (and certificate) is kept there: a later run goes on, and
-    /// searches again what was left open only with a larger --max-nodes. A later run over
-    /// more tables reads what was settled over fewer (each certificate checked against them
-    /// on the way). With --only, one
-    /// side's question; else both, the side to move's first. With --status, the split as the
-    /// store has it, searching nothing.
+    /// turns deep, and join their certificates. For questions one search cannot settle while
+    /// most positions a few turns deeper settle in millions of nodes. Where a position has
+    /// fewer open turns than --parallel, the idle threads search ahead the turns of the
+    /// positions best first splits next. With --state DIR every answer (and certificate) is
+    /// kept there: a later run goes on, and searches again what was left open only with a
+    /// larger --max-nodes. A later run over more tables reads what was settled over fewer
+    /// (each certificate checked against them on the way). With --only, one side's question;
+    /// else both, the side to move's first. With --status, the split as the store has it,
+    /// searching nothing.
     #[arg(long, conflicts_with = "each_turn")]
     split: bool,
     /// With --split and --state: first take these certificates into the store, each checked,

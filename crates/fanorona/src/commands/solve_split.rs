@@ -48,6 +48,8 @@ struct QuestionReport {
     answer: &'static str,
     nodes: u64,
     searches: usize,
+    /// Of `searches`, those run ahead by threads a batch left idle.
+    searched_ahead: usize,
     recalled: usize,
     seconds: f64,
     /// Every position split, in the order they were, the root last.
@@ -236,6 +238,7 @@ fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> Q
         answer: outcome_name(split.outcome),
         nodes: split.nodes,
         searches: split.searches,
+        searched_ahead: split.searched_ahead,
         recalled: split.recalled,
         seconds,
         split_positions,
@@ -340,9 +343,13 @@ fn print_human(report: &SplitReport, table_stones: usize, request: &SplitRequest
             }
             _ => String::new(),
         };
+        let ahead_note = match question.searched_ahead {
+            0 => String::new(),
+            ahead => format!(", {ahead} of them ahead"),
+        };
         println!(
-            "can {} force a win? {} ({} searches, {} nodes, {} answers recalled; {} positions \
-             split{open_note}; {:.1} s)",
+            "can {} force a win? {} ({} searches{ahead_note}, {} nodes, {} answers recalled; {} \
+             positions split{open_note}; {:.1} s)",
             question.side,
             question.answer,
             question.searches,
