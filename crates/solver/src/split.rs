@@ -694,15 +694,30 @@ impl<'a> Splitter<'a> {
     /// known where they say something (they are in the store already).
     fn take_looked_ahead(&mut self) -> Result<(), SolveError> {
         let looked_ahead = std::mem::take(self.looked_ahead.get_mut().expect("a search panicked"));
+        if looked_ahead.is_empty() {
+            return Ok(());
+        }
+        let mut outcomes = Vec::new();
         for (position, searched) in looked_ahead {
             let Searched { answer, whole } = searched?;
             self.searches += 1;
             self.searched_ahead += 1;
             self.nodes += answer.nodes;
+            outcomes.push(answer.outcome);
             if whole {
                 self.known.insert(Node::of(&position), answer);
             }
         }
+        let count = |outcome| outcomes.iter().filter(|&&o| o == outcome).count();
+        self.setup.solve.progress.note(&format!(
+            "meanwhile {} position{} searched ahead: {} wins after {}, cannot after {}, {} open",
+            outcomes.len(),
+            if outcomes.len() == 1 { "" } else { "s" },
+            self.setup.side.name(),
+            count(Outcome::Proven),
+            count(Outcome::Disproven),
+            count(Outcome::Unknown),
+        ));
         Ok(())
     }
 
