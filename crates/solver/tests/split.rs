@@ -34,6 +34,21 @@ fn split_setup<'a>(
     }
 }
 
+/// White's question on 3x7 over `tables`, 2,000 nodes a search, its answers kept in `store`.
+fn stored_split<'a>(board: &'a Board, tables: &'a Tables, store: &'a Path) -> SplitSetup<'a> {
+    let solve = solve_setup(board, Some(tables), 2_000);
+    split_setup(solve, Color::White, 12, Some(store))
+}
+
+/// The files in `directory` whose names end in `.extension`.
+fn files_in(directory: &Path, extension: &str) -> Vec<std::path::PathBuf> {
+    let entries = std::fs::read_dir(directory).unwrap();
+    let paths = entries.map(|entry| entry.unwrap().path());
+    paths
+        .filter(|path| path.extension().is_some_and(|e| e == extension))
+        .collect()
+}
+
 /// The 3x7 board, its tables of up to 3 stones, and its start (a White win, SPEC.md §4).
 fn three_by_seven() -> (Board, Tables, Position) {
     let board = Board::new(3, 7).unwrap();
@@ -319,10 +334,7 @@ fn a_store_kept_over_fewer_tables_answers_a_split_over_more_and_not_the_other_wa
     let (board, three_stones, start) = three_by_seven();
     let two_stones = Tables::build(&board, Rules::default(), 2);
     let store = tempfile::tempdir().unwrap();
-    let over = |tables| {
-        let solve = solve_setup(&board, Some(tables), 2_000);
-        split_setup(solve, Color::White, 12, Some(store.path()))
-    };
+    let over = |tables| stored_split(&board, tables, store.path());
     let over_two = over(&two_stones);
     let first = split(&over_two, &start).unwrap();
     assert_eq!(
@@ -357,16 +369,9 @@ fn a_store_that_cannot_keep_a_certificate_over_more_tables_says_so() {
     let (board, three_stones, start) = three_by_seven();
     let two_stones = Tables::build(&board, Rules::default(), 2);
     let store = tempfile::tempdir().unwrap();
-    let over = |tables| {
-        let solve = solve_setup(&board, Some(tables), 2_000);
-        split_setup(solve, Color::White, 12, Some(store.path()))
-    };
+    let over = |tables| stored_split(&board, tables, store.path());
     split(&over(&two_stones), &start).unwrap();
-    let entries = std::fs::read_dir(store.path()).unwrap();
-    let proofs: Vec<_> = entries
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "proof"))
-        .collect();
+    let proofs = files_in(store.path(), "proof");
     assert!(!proofs.is_empty());
     for proof in &proofs {
         std::fs::create_dir(proof.with_extension("proof.part")).unwrap();
@@ -383,16 +388,9 @@ fn a_store_that_cannot_keep_a_certificate_over_more_tables_says_so() {
 fn a_damaged_store_is_named_or_searched_again_never_trusted() {
     let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
-    let solve = solve_setup(&board, Some(&tables), 2_000);
-    let setup = split_setup(solve, Color::White, 12, Some(store.path()));
+    let setup = stored_split(&board, &tables, store.path());
     split(&setup, &start).unwrap();
-    let files = |extension: &str| -> Vec<std::path::PathBuf> {
-        let entries = std::fs::read_dir(store.path()).unwrap();
-        let paths = entries.map(|entry| entry.unwrap().path());
-        paths
-            .filter(|path| path.extension().is_some_and(|e| e == extension))
-            .collect()
-    };
+    let files = |extension| files_in(store.path(), extension);
     // Every certificate cut short: each is searched again, and the answer still checks.
     for proof in files("proof") {
         let bytes = std::fs::read(&proof).unwrap();
@@ -719,8 +717,7 @@ fn a_forced_turn_takes_the_answer_of_the_open_position_before_it_unsearched() {
     // On 3x7 with 2,000 nodes a search, Black's only turn after c1-d2A is a forced capture.
     let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
-    let solve = solve_setup(&board, Some(&tables), 2_000);
-    let setup = split_setup(solve, Color::White, 12, Some(store.path()));
+    let setup = stored_split(&board, &tables, store.path());
     let answer = split(&setup, &start).unwrap();
     assert_eq!(
         checked(&answer, Some(&tables), Color::White, &start),
