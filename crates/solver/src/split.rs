@@ -350,7 +350,7 @@ impl<'a> Splitter<'a> {
             if settled || stuck || self.stopped() || self.setup.recall_only {
                 break;
             }
-            let leaf = self.most_proving(0);
+            let leaf = self.most_proving(0, &[]);
             if let Some(leaf) = leaf {
                 self.plan_lookahead(leaf);
             }
@@ -583,45 +583,20 @@ impl<'a> Splitter<'a> {
             && self.splittable(&node.position)
     }
 
-    /// The open leaf to split (or search again) next, from node `index` down: at each split
-    /// node the open turn of least proof number where SIDE moves, of least disproof number
-    /// where it waits (then the least of the other number).
-    fn most_proving(&self, index: usize) -> Option<usize> {
-        let node = &self.tree[index];
-        let Some(turns) = &node.turns else {
-            return Some(index);
-        };
-        let side_moves = node.position.side == self.setup.side;
-        let open = turns
-            .iter()
-            .map(|(_, child)| *child)
-            .filter(|&child| self.tree[child].answer.outcome == Outcome::Unknown);
-        let key = |child: &usize| {
-            let (proof, disproof) = self.tree[*child].numbers;
-            if side_moves {
-                (proof, disproof)
-            } else {
-                (disproof, proof)
-            }
-        };
-        // A turn whose number is infinite without being settled (a leaf that may not be
-        // split, below it) can still settle the position the other way: it is taken where
-        // no turn has that number finite, so that the question goes on while it can.
-        let best = open
-            .filter(|child| key(child) != (INFINITE, INFINITE))
-            .min_by_key(key)?;
-        self.most_proving(best)
-    }
-
-    /// The open leaf best first would reach from node `index` down if the leaves in `taken`
-    /// were not there: at each split node its open turns in best-first order, the first that
-    /// leads to a leaf not taken.
-    fn most_proving_except(&self, index: usize, taken: &[usize]) -> Option<usize> {
+    /// The open leaf to split (or search again) next, from node `index` down, passing over
+    /// the leaves in `taken` (the lookahead's next ones; none for the split's own choice): at
+    /// each split node the open turn of least proof number where SIDE moves, of least disproof
+    /// number where it waits (then the least of the other number), the next where all below
+    /// it are taken.
+    fn most_proving(&self, index: usize, taken: &[usize]) -> Option<usize> {
         let node = &self.tree[index];
         let Some(turns) = &node.turns else {
             return (!taken.contains(&index)).then_some(index);
         };
         let side_moves = node.position.side == self.setup.side;
+        // A turn whose number is infinite without being settled (a leaf that may not be
+        // split, below it) can still settle the position the other way: it is taken where
+        // no turn has that number finite, so that the question goes on while it can.
         let mut open: Vec<usize> = (turns.iter().map(|(_, child)| *child))
             .filter(|&child| self.tree[child].answer.outcome == Outcome::Unknown)
             .filter(|&child| self.tree[child].numbers != (INFINITE, INFINITE))
@@ -634,7 +609,7 @@ impl<'a> Splitter<'a> {
                 (disproof, proof)
             }
         });
-        (open.into_iter()).find_map(|child| self.most_proving_except(child, taken))
+        (open.into_iter()).find_map(|child| self.most_proving(child, taken))
     }
 
     /// What threads left idle by the batches of the coming split of `leaf` search meanwhile:
@@ -661,7 +636,7 @@ impl<'a> Splitter<'a> {
         }
         let mut taken = vec![leaf];
         while self.lookahead.len() < 2 * parallel && taken.len() <= 4 * parallel {
-            let Some(next) = self.most_proving_except(0, &taken) else {
+            let Some(next) = self.most_proving(0, &taken) else {
                 break;
             };
             taken.push(next);
