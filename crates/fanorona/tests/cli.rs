@@ -2086,6 +2086,15 @@ fn an_open_split_says_the_line_it_hangs_on() {
         text.contains("hangs on one line: f2-e3W (24 stones), then on: f1-f2A,"),
         "{text}"
     );
+    // Its notes name each side's stones where it splits: e1-e2A took one black stone of 13,
+    // and f2-e3W one white.
+    let notes = String::from_utf8_lossy(&output.stderr);
+    for said in [
+        "split 1: the root (black to move, 13 white, 12 black stones): 1 turn,",
+        "split 2: after f2-e3W (white to move, 12 white, 12 black stones):",
+    ] {
+        assert!(notes.contains(said), "wanted {said:?} in {notes}");
+    }
 }
 
 /// An open question's `hangs_on`: its line, played from `at`, leads to its position, where

@@ -751,10 +751,11 @@ impl<'a> Splitter<'a> {
         let at = at_line(line);
         let side = self.setup.side.name();
         self.setup.solve.progress.note(&format!(
-            "split {}: {at} ({} to move): {} turn{}, {side} wins after {}, cannot after {}, \
+            "split {}: {at} ({} to move, {}): {} turn{}, {side} wins after {}, cannot after {}, \
              {} open",
             self.splits,
             position.side.name(),
+            stone_counts(position),
             answers.len(),
             if answers.len() == 1 { "" } else { "s" },
             count(Outcome::Proven),
@@ -1272,6 +1273,15 @@ fn at_line(line: &[String]) -> String {
         [] => "the root".to_string(),
         line => format!("after {}", line.join(" ")),
     }
+}
+
+/// Each side's stones in `position`, for a person: "13 white, 10 black stones".
+fn stone_counts(position: &Position) -> String {
+    format!(
+        "{} white, {} black stones",
+        position.white().count(),
+        position.black().count()
+    )
 }
 
 /// The other settled outcome.
