@@ -43,6 +43,9 @@ pub struct Solution {
     /// The value's certificate, or where the value is not settled but one side was shown
     /// unable to force a win, the certificate of that bound (one hold).
     pub certificate: Option<Certificate>,
+    /// (Only from [`solve_keeping_outcomes`].) Why no certificate could be read off the
+    /// settled searches; `certificate` is then `None`.
+    pub certificate_failed: Option<SolveError>,
 }
 
 /// Why a solve gave no answer: a saved search that could not be read or written (the file
@@ -112,6 +115,18 @@ impl<'a> SolveSetup<'a> {
 
 /// Solve `root`: its value for the side to move, and a certificate if asked for.
 pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError> {
+    let mut solution = solve_keeping_outcomes(setup, root)?;
+    match solution.certificate_failed.take() {
+        Some(failed) => Err(failed),
+        None => Ok(solution),
+    }
+}
+
+/// [`solve`], except that where no certificate can be read off a settled search (reading off
+/// searches positions again, and such a search can stop unsettled), the searches' outcomes
+/// still come back, with the reason in [`Solution::certificate_failed`]: a split leaves that
+/// position open and splits it, instead of losing the run.
+pub fn solve_keeping_outcomes(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError> {
     let mover = root.side;
     let (for_mover, for_waiting) = std::thread::scope(|scope| {
         let search_for = |attacker: Color| {
@@ -152,10 +167,13 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
             .filter(|search| search.1 == Outcome::Disproven)
             .collect(),
     };
-    let certificate = if to_certify.is_empty() {
-        None
+    let (certificate, certificate_failed) = if to_certify.is_empty() {
+        (None, None)
     } else {
-        Some(certificate_of(setup, root, to_certify)?)
+        match certificate_of(setup, root, to_certify) {
+            Ok(certificate) => (Some(certificate), None),
+            Err(failed) => (None, Some(failed)),
+        }
     };
     Ok(Solution {
         value,
@@ -167,6 +185,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
             search.stored_numbers(root).filter(|_| ran)
         }),
         certificate,
+        certificate_failed,
     })
 }
 

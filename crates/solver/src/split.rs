@@ -48,9 +48,9 @@ use crate::certificate::{Certificate, Claim, Goal, Node};
 use crate::index::Material;
 use crate::progress::Progress;
 use crate::search::{Limits, Outcome};
-use crate::solve::{solve, SolveError, SolveSetup};
+use crate::solve::{solve_keeping_outcomes, SolveError, SolveSetup};
 use crate::tables::Tables;
-use fanorona_engine::{format_turn, turns, Color, Position};
+use fanorona_engine::{format_position, format_turn, turns, Color, Position};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1009,12 +1009,31 @@ impl<'a> Splitter<'a> {
 
     /// One search of SIDE's question at `position`, with `setup`.
     fn search_with(&self, position: &Position, setup: &SolveSetup) -> Result<Answer, SolveError> {
-        let solution = solve(setup, position)?;
+        let solution = solve_keeping_outcomes(setup, position)?;
         let side_moves = position.side == self.setup.side;
-        let (outcome, numbers) = match side_moves {
+        let (mut outcome, mut numbers) = match side_moves {
             true => (solution.mover_wins, solution.root_numbers[0]),
             false => (solution.waiting_wins, solution.root_numbers[1]),
         };
+        if let Some(failed) = &solution.certificate_failed {
+            // Settled, but with no certificate to join: open, and the split splits it (its
+            // turns, searched apart, give certificates of their own). Numbers of 1 where the
+            // search found 0 keep it first in line for that.
+            let answer = if outcome == Outcome::Proven {
+                "yes"
+            } else {
+                "no"
+            };
+            self.setup.solve.progress.note(&format!(
+                "split: {}: can {} force a win? {answer} ({} nodes), but {failed}: left open, to \
+                 be split",
+                format_position(setup.board, position),
+                self.setup.side.name(),
+                solution.nodes,
+            ));
+            outcome = Outcome::Unknown;
+            numbers = numbers.map(|(proof, disproof)| (proof.max(1), disproof.max(1)));
+        }
         let claim = solution
             .certificate
             .and_then(|c| c.claims.into_iter().next());

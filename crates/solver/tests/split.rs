@@ -800,3 +800,44 @@ fn positions_split_below_a_settled_one_are_marked_moot() {
     let root = answer.positions.last().unwrap();
     assert!(root.line.is_empty() && !root.moot);
 }
+
+/// Progress that keeps the notes.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl Progress for Notes {
+    fn phase(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn note(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}
+
+#[test]
+fn a_search_whose_certificate_cannot_be_read_off_is_split_not_fatal() {
+    // With a transposition table of two slots, the search of 3x7 after White's d1-d2A
+    // settles, but reading its strategy off searches positions again, and one of those
+    // stops at the node limit. That answer has no certificate to join: the split leaves it
+    // open and splits it, where before the whole run stopped with "no certificate".
+    let (board, tables, start) = three_by_seven();
+    let notes = Notes::default();
+    let mut solve = solve_setup(&board, Some(&tables), 50_000);
+    solve.limits.memory = 64;
+    solve.progress = &notes;
+    let mut setup = split_setup(solve, Color::White, 12, None);
+    setup.parallel = 1;
+    let answer = split(&setup, &start).expect("no certificate is no reason to stop");
+    let notes = notes.0.lock().unwrap().clone();
+    let left_open: Vec<&String> = notes
+        .iter()
+        .filter(|note| {
+            note.contains("but no certificate:") && note.ends_with("left open, to be split")
+        })
+        .collect();
+    assert!(!left_open.is_empty(), "{notes:#?}");
+    assert_eq!(
+        checked(&answer, Some(&tables), Color::White, &start),
+        Outcome::Proven,
+        "the 3x7 start is a White win (SPEC.md §4)"
+    );
+}
