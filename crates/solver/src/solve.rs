@@ -506,12 +506,13 @@ fn extract(
     })
 }
 
-/// A search again, for a certificate, that stopped unsettled.
-pub(super) fn not_settled_again() -> SolveError {
-    SolveError::no_certificate(
-        "searched again for it, the search stopped unsettled (the node limit, or Ctrl-C); with \
-         --state the same command reads it off again from the saved search",
-    )
+/// A search again of `position`, for a certificate, that stopped unsettled.
+pub(super) fn not_settled_again(board: &Board, position: &Position) -> SolveError {
+    SolveError::no_certificate(format!(
+        "searched {} again for it, the search stopped unsettled (the node limit, or Ctrl-C); \
+         with --state the same command reads it off again from the saved search",
+        format_position(board, position)
+    ))
 }
 
 /// How many positions of a strategy being read off between two notes.
@@ -657,7 +658,7 @@ impl Extraction<'_, '_> {
         }
         let outcome = self.search.solve(position);
         if outcome == Outcome::Unknown {
-            return Err(not_settled_again());
+            return Err(not_settled_again(self.search_board(), position));
         }
         let found = if outcome == wanted {
             self.search.root_choice()

@@ -175,7 +175,7 @@ pub(super) fn winning_strategy(
     // overwrites.
     search.trust_only_pinned_proofs();
     if search.solve(root) != Outcome::Proven {
-        return Err(super::not_settled_again());
+        return Err(super::not_settled_again(search.board(), root));
     }
     founded_strategy(search, root, winner, 2, progress).map_err(|unfounded| {
         SolveError::no_certificate(format!(
