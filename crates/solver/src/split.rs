@@ -1019,16 +1019,12 @@ impl<'a> Splitter<'a> {
             // Settled, but with no certificate to join: open, and the split splits it (its
             // turns, searched apart, give certificates of their own). Numbers of 1 where the
             // search found 0 keep it first in line for that.
-            let answer = if outcome == Outcome::Proven {
-                "yes"
-            } else {
-                "no"
-            };
             self.setup.solve.progress.note(&format!(
-                "split: {}: can {} force a win? {answer} ({} nodes), but {failed}: left open, to \
-                 be split",
+                "split: {}: can {} force a win? {} ({} nodes), but {failed}: left open, to be \
+                 split",
                 format_position(setup.board, position),
                 self.setup.side.name(),
+                answer_word(outcome),
                 solution.nodes,
             ));
             outcome = Outcome::Unknown;
@@ -1407,12 +1403,17 @@ fn rename(from: &Path, to: &Path) -> Result<(), SolveError> {
     std::fs::rename(from, to).map_err(|e| SolveError(format!("{}: {e}", to.display())))
 }
 
-fn format_stored(stored: &Stored) -> String {
-    let outcome = match stored.outcome {
+/// The answer to "can SIDE force a win?" in a word, as notes and the store write it.
+fn answer_word(outcome: Outcome) -> &'static str {
+    match outcome {
         Outcome::Proven => "yes",
         Outcome::Disproven => "no",
         Outcome::Unknown => "unknown",
-    };
+    }
+}
+
+fn format_stored(stored: &Stored) -> String {
+    let outcome = answer_word(stored.outcome);
     let numbers = match stored.numbers {
         Some((proof, disproof)) => format!(" proof={proof} disproof={disproof}"),
         None => String::new(),
