@@ -40,7 +40,7 @@ tables=${TABLES:-tables}
 proofs=${PROOFS:-proofs}
 max_nodes=${MAX_NODES:-200000000}
 memory=${MEMORY:-2048}
-mkdir -p "$proofs"
+mkdir -p "$proofs" "$tables"
 
 cargo build --release --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/fanorona

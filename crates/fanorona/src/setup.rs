@@ -7,7 +7,7 @@ use fanorona_engine::{
     format_position, parse_position, parse_turn, Blocked, Board, Position, Rules, Start,
 };
 use fanorona_solver::Material;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum StartName {
@@ -107,18 +107,43 @@ pub enum BlockedRule {
     Draw,
 }
 
+/// The table directory where `--tables` names none.
+const DEFAULT_TABLES: &str = "tables";
+
 /// Where the tables are and which rules they are for.
 #[derive(Args)]
 pub struct TableArgs {
-    /// Directory of the table files.
-    #[arg(long, value_name = "DIR", default_value = "tables")]
-    pub tables: PathBuf,
+    /// Directory of the table files [default: tables].
+    #[arg(long = "tables", value_name = "DIR")]
+    named: Option<PathBuf>,
     /// What a blocked side to move gets (SPEC.md §1).
     #[arg(long, value_enum, default_value = "loss")]
     blocked: BlockedRule,
 }
 
 impl TableArgs {
+    /// The directory of the table files: the one named with --tables, else `tables`.
+    pub fn directory(&self) -> &Path {
+        self.named.as_deref().unwrap_or(Path::new(DEFAULT_TABLES))
+    }
+
+    /// Whether --tables named the directory.
+    pub fn is_named(&self) -> bool {
+        self.named.is_some()
+    }
+
+    /// The directory to search with the tables found there: one named with --tables must
+    /// exist (a mistyped path is refused, not searched without tables); the default one may
+    /// be missing, for a search without tables.
+    pub fn searched_directory(&self) -> Result<&Path, String> {
+        match &self.named {
+            Some(named) if !named.is_dir() => {
+                Err(format!("--tables {}: no such directory", named.display()))
+            }
+            _ => Ok(self.directory()),
+        }
+    }
+
     pub fn rules(&self) -> Rules {
         let blocked = match self.blocked {
             BlockedRule::Loss => Blocked::Loss,

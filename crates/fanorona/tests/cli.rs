@@ -164,6 +164,8 @@ fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them(
         .collect();
     files.sort();
     assert!(files.len() >= 2, "{files:?}");
+    let no_tables = scratch("open-points-no-tables");
+    std::fs::create_dir_all(&no_tables).unwrap();
     for file in &files {
         let points = open_points(&std::fs::read_to_string(file).unwrap());
         assert!(!points.is_empty(), "{}", file.display());
@@ -184,7 +186,7 @@ fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them(
             "--memory",
             "1",
             "--tables",
-            "no-tables-here",
+            no_tables.to_str().unwrap(),
             "--json",
         ]);
         let report: Value = serde_json::from_slice(&solved.stdout).expect("one JSON document");
@@ -764,6 +766,7 @@ fn solve_writes_a_certificate_that_check_proof_confirms() {
     let certificate = dir.join("3x5.proof");
     let certificate_arg = certificate.to_str().unwrap();
     let tables_arg = dir.join("no-tables");
+    std::fs::create_dir_all(&tables_arg).unwrap();
     // SPEC.md §4: White wins 3x5 (no tables here: the search goes to the end of the game).
     let solved = json(&[
         "solve",
@@ -1087,6 +1090,7 @@ fn weak_counting_changes_the_search_but_not_the_value_and_its_proof_checks() {
     let certificate = dir.join("3x5-weak.proof");
     let certificate_arg = certificate.to_str().unwrap();
     let tables = dir.join("no-tables");
+    std::fs::create_dir_all(&tables).unwrap();
     let solve = |counting: &str, certificate: &[&str]| {
         let args = [
             &["solve", "--board", "3x5", "--memory", "16", "--json"][..],
@@ -2235,4 +2239,33 @@ fn pack_proof_keeps_the_choices_and_check_proof_reads_the_packed_file() {
     assert!(std::fs::read(&direct).unwrap().starts_with(b"FANOPAK\0"));
     let checked = json(&["check-proof", direct_arg, "--json"]);
     assert_eq!(checked["value"], "win");
+}
+
+#[test]
+fn solve_refuses_a_tables_directory_that_is_not_there_and_notes_one_without_tables() {
+    // A mistyped --tables is refused, naming it, not searched without tables; a directory
+    // that is there but holds no tables of the board is searched without them, with a note.
+    let dir = scratch("solve-tables-dir");
+    let missing = dir.join("no-such-tables");
+    let missing = missing.to_str().unwrap();
+    refused(
+        &["solve", "--board", "3x3", "--tables", missing],
+        2,
+        &[missing, "no such directory"],
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = fanorona(&[
+        "solve",
+        "--board",
+        "3x3",
+        "--tables",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("no tables of 3x3 there"), "{stderr}");
+    let solved: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(solved["value"], "win");
+    assert_eq!(solved["table_stones"], 0);
 }

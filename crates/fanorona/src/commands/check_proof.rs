@@ -200,7 +200,7 @@ impl CheckProofArgs {
                     rules,
                     stones,
                     &partial,
-                    &self.tables.tables,
+                    self.tables.directory(),
                 )?),
                 _ => None,
             },

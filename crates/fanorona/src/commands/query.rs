@@ -96,12 +96,16 @@ impl QueryArgs {
             CliError::Failure(format!(
                 "{error}; build the tables with: fanorona tables build --board {} {build} --tables {}",
                 board.size_name(),
-                self.tables.tables.display()
+                self.tables.directory().display()
             ))
         };
-        let tables =
-            Tables::open_for_position(&board, self.tables.rules(), &position, &self.tables.tables)
-                .map_err(build_hint)?;
+        let tables = Tables::open_for_position(
+            &board,
+            self.tables.rules(),
+            &position,
+            self.tables.directory(),
+        )
+        .map_err(build_hint)?;
         let turns = turns(&board, &position);
         let read: Vec<Position> = std::iter::once(position)
             .chain(turns.iter().map(|turn| turn.result))
@@ -168,7 +172,7 @@ impl QueryArgs {
                         board,
                         self.tables.rules(),
                         &position,
-                        &self.tables.tables,
+                        self.tables.directory(),
                     )
                     .map_err(table_failure)?,
                 ),

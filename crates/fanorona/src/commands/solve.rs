@@ -391,18 +391,26 @@ impl SolveArgs {
     /// The tables of --tables, as values (searches need values, not distances: an eighth of
     /// the size), in memory where they fit, unless this is a status that searches nothing.
     fn open_tables(&self, board: &Board, rules: Rules) -> Result<Tables, CliError> {
+        let directory = self.tables.searched_directory().map_err(CliError::Input)?;
         let mut tables = Tables::open_available_deriving(
             board,
             rules,
             self.stones,
             Content::Values,
-            &self.tables.tables,
+            directory,
             &self.derive,
         )
         .map_err(|error| match error {
             OpenError::Table(error) => CliError::from(error),
             OpenError::Derive(error) => CliError::Input(format!("--derive {error}")),
         })?;
+        if self.tables.is_named() && tables.held_materials().is_empty() {
+            eprintln!(
+                "note: --tables {}: no tables of {} there; searching without tables",
+                directory.display(),
+                board.size_name()
+            );
+        }
         for &material in &self.leave_out {
             if !tables.leave_out(material) {
                 let name = material.to_string();

@@ -135,7 +135,7 @@ impl Scope {
             self.tables.rules(),
             self.stones,
             self.only,
-            &self.tables.tables,
+            self.tables.directory(),
         )?)
     }
 
@@ -261,7 +261,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         rules: scope.tables.rules(),
         max_stones: scope.stones,
         only: scope.only,
-        directory: &scope.tables.tables,
+        directory: scope.tables.directory(),
     };
     let built = Tables::build_files_reporting(&request, &control, &bar);
     bar.finish();
@@ -273,7 +273,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         positions: tables.positions(),
         slots: tables.slots(),
         seconds: clock.elapsed().as_secs_f64(),
-        directory: scope.tables.tables.display().to_string(),
+        directory: scope.tables.directory().display().to_string(),
         systems: systems.iter().map(SystemLine::of).collect(),
     };
     if scope.json {
@@ -377,7 +377,7 @@ fn check(scope: &Scope) -> Result<(), CliError> {
 fn verify_with_bar(scope: &Scope, tables: &Tables) -> Result<Vec<Mismatch>, CliError> {
     let control = VerifyControl {
         state: Some(state_path(
-            &scope.tables.tables,
+            scope.tables.directory(),
             tables.board(),
             &tables.rules(),
             &scope.label(),
@@ -472,7 +472,7 @@ fn check_value_files(scope: &Scope, tables: &Tables) -> Result<Vec<ValueFileLine
     // A material built for values alone has no entry file to check its value file against.
     let with_entries = |material: &Material| tables.stored(*material, 0).is_some();
     for material in scope.materials().into_iter().filter(with_entries) {
-        match tables.check_value_file(material, &scope.tables.tables) {
+        match tables.check_value_file(material, scope.tables.directory()) {
             Ok(mismatches) => lines.push(ValueFileLine {
                 material: material.to_string(),
                 mismatches,

@@ -89,7 +89,7 @@ impl FileLine {
 impl ListArgs {
     pub fn run(&self) -> Result<(), CliError> {
         let board = Board::parse_size(&self.board).map_err(CliError::Input)?;
-        let directory = &self.tables.tables;
+        let directory = self.tables.directory();
         if !directory.is_dir() {
             return Err(CliError::Failure(format!(
                 "{} is not a directory of tables",
