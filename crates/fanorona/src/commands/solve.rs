@@ -404,7 +404,8 @@ impl SolveArgs {
             OpenError::Table(error) => CliError::from(error),
             OpenError::Derive(error) => CliError::Input(format!("--derive {error}")),
         })?;
-        if self.tables.is_named() && tables.held_materials().is_empty() {
+        let wanted_tables = self.tables.is_named() && self.stones >= 2;
+        if wanted_tables && tables.held_materials().is_empty() {
             eprintln!(
                 "note: --tables {}: no tables of {} there; searching without tables",
                 directory.display(),
