@@ -200,6 +200,60 @@ fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them(
     }
 }
 
+/// The search benches of `data` (positions whose answers are known, for measuring changes to
+/// the search): each is read whole by `solve --positions`, and each position is what the
+/// file's header says it is.
+#[test]
+fn the_search_benches_kept_in_data_are_read_whole_by_solve() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data");
+    let no_tables = scratch("benches-no-tables");
+    std::fs::create_dir_all(&no_tables).unwrap();
+    // (file, positions, what each position must be)
+    let benches: [(&str, usize, fn(&str) -> bool); 2] = [
+        ("lopsided-2v5.txt", 11, |position| {
+            let board = position.split(' ').next().unwrap();
+            board.matches('W').count() == 2 && board.matches('B').count() == 5
+        }),
+        ("split-black-wins-40.txt", 40, |position| {
+            position.ends_with(" b")
+        }),
+    ];
+    for (name, count, is_as_described) in benches {
+        let path = format!("{data}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .collect();
+        assert_eq!(expected.len(), count, "{name}");
+        assert!(expected.iter().all(|p| is_as_described(p)), "{name}");
+        // Unsettled within 100 nodes, so the exit is not 0, but every position is reported.
+        let solved = fanorona(&[
+            "solve",
+            "--positions",
+            &path,
+            "--only",
+            "black",
+            "--max-nodes",
+            "100",
+            "--memory",
+            "1",
+            "--tables",
+            no_tables.to_str().unwrap(),
+            "--json",
+        ]);
+        let report: Value = serde_json::from_slice(&solved.stdout).expect("one JSON document");
+        let positions: Vec<&str> = report["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["position"].as_str().unwrap())
+            .collect();
+        assert_eq!(positions, expected, "{name}");
+    }
+}
+
 #[test]
 fn show_draws_lines_and_stones() {
     let output = fanorona(&["show", "--position", "BBB/B1W/WWW w"]);
