@@ -208,8 +208,9 @@ fn the_search_benches_kept_in_data_are_read_whole_by_solve() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data");
     let no_tables = scratch("benches-no-tables");
     std::fs::create_dir_all(&no_tables).unwrap();
-    // (file, positions, what each position must be)
-    let benches: [(&str, usize, fn(&str) -> bool); 2] = [
+    /// A bench: its file, how many positions it holds, and what each position must be.
+    type Bench = (&'static str, usize, fn(&str) -> bool);
+    let benches: [Bench; 2] = [
         ("lopsided-2v5.txt", 11, |position| {
             let board = position.split(' ').next().unwrap();
             board.matches('W').count() == 2 && board.matches('B').count() == 5
