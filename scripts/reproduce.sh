@@ -23,8 +23,9 @@
 #                                # tables it needs (built first: up to 1½ hours for 5x9's 8 stones)
 #   scripts/reproduce.sh split SIDE FEN [TURN,…]   # "can SIDE force a win?" after each turn
 #                                # from FEN, searched apart, then joined at FEN (see split below)
-#   scripts/reproduce.sh search-benches   # the two search benches of data/: how many positions
-#                                # of known value a search settles, in how many nodes (see below)
+#   scripts/reproduce.sh search-benches [SOLVE-OPTION…]   # the two search benches of data/:
+#                                # how many positions of known value a search settles, in how
+#                                # many nodes (see below); e.g. `search-benches --counting weak`
 #
 # For each game: build the endgame tables it uses (skipped when already built), solve the start
 # with two proof-number searches, write the certificate, and check it with the independent
@@ -304,32 +305,34 @@ fi
 # (nodes do not depend on the machine; data/results.md, "Fifty-third session", has the figures
 # of the search as it stands and of the changes tried). Builds the 5x9 tables up to 7 stones
 # where they are missing (about 4 minutes on 2 cores), then runs each bench on one core: about
-# a minute and a half in all.
-search_benches() {
+# a minute and a half in all. Options after the mode go to each `solve`, to measure one.
+search_benches() { # search_benches [SOLVE-OPTION…]
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json >/dev/null
     echo "| bench | table stones | nodes a position | settled | nodes | seconds |"
     echo "|---|---|---|---|---|---|"
-    search_bench data/lopsided-2v5.txt 4 5000000
-    search_bench data/split-black-wins-40.txt 7 1000000
+    search_bench data/lopsided-2v5.txt 4 5000000 "$@"
+    search_bench data/split-black-wins-40.txt 7 1000000 "$@"
 }
 
-search_bench() { # search_bench FILE TABLE-STONES MAX-NODES
-    local start report values settled nodes seconds
+search_bench() { # search_bench FILE TABLE-STONES MAX-NODES [SOLVE-OPTION…]
+    local file=$1 stones=$2 budget=$3 start report values settled nodes seconds
+    shift 3
     start=$(date +%s.%N)
     # A position left unsettled makes solve exit non-zero; its report is still printed.
-    report=$("$bin" solve --positions "$1" --only black --stones "$2" --max-nodes "$3" \
-        --memory 512 --tables "$tables" --json 2>/dev/null || true)
+    report=$("$bin" solve --positions "$file" --only black --stones "$stones" \
+        --max-nodes "$budget" --memory 512 --tables "$tables" --json "$@" 2>/dev/null || true)
     seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
     values=$(grep -o '"value":"[a-z]*"' <<<"$report" || true)
-    [ -n "$values" ] || { echo "reproduce: no report from the bench $1" >&2; exit 1; }
+    [ -n "$values" ] || { echo "reproduce: no report from the bench $file" >&2; exit 1; }
     settled=$(grep -vc '"unknown"' <<<"$values" || true)
     nodes=$(grep -o '"nodes":[0-9]*' <<<"$report" | awk -F: '{ n += $2 } END { print n }')
-    printf "| %s | %s | %s | %s of %s | %s | %s |\n" "$1" "$2" "$3" "$settled" \
+    printf "| %s | %s | %s | %s of %s | %s | %s |\n" "$file" "$stones" "$budget" "$settled" \
         "$(wc -l <<<"$values")" "$nodes" "$seconds"
 }
 
 if [ "$mode" = search-benches ]; then
-    search_benches
+    shift
+    search_benches "$@"
     exit
 fi
 
