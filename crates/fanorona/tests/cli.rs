@@ -1812,6 +1812,53 @@ fn a_long_search_saves_itself_while_it_runs() {
 }
 
 #[test]
+fn a_lopsided_system_is_built_over_what_its_captures_reach_and_used_by_solve_and_query() {
+    let dir = scratch("lopsided-system");
+    let dir_arg = dir.to_str().unwrap();
+    let scope = [
+        "--board", "3x5", "--stones", "6", "--only", "1v5", "--tables", dir_arg,
+    ];
+    let built = json(
+        &[
+            &["tables", "build"],
+            &scope[..],
+            &["--values-only", "--json"],
+        ]
+        .concat(),
+    );
+    // One side keeps a single stone: 1v1; 1v2, 2v1; 1v3, 3v1; 1v4, 4v1; 1v5, 5v1.
+    assert_eq!(built["materials"], 9);
+    assert!(!dir.join("3x5-loss-2v2.fnval").exists());
+    let verified = json(&[&["tables", "verify"], &scope[..], &["--json"]].concat());
+    assert_eq!(verified["mismatches"].as_array().unwrap().len(), 0);
+    let position = "BB3/1B1B1/W3B w";
+    let queried = json(&[
+        "query",
+        "--position",
+        position,
+        "--tables",
+        dir_arg,
+        "--json",
+    ]);
+    let solved = json(&[
+        "solve",
+        "--position",
+        position,
+        "--tables",
+        dir_arg,
+        "--memory",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(solved["value"], queried["value"]);
+    assert_eq!(solved["table_stones"], 3);
+    assert_eq!(
+        solved["table_materials"],
+        serde_json::json!(["1v3", "1v4", "1v5", "3v1", "4v1", "5v1"])
+    );
+}
+
+#[test]
 fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
     let dir = scratch("partial-layer");
     let dir_arg = dir.to_str().unwrap();
@@ -1821,8 +1868,12 @@ fn a_partial_layer_is_built_verified_and_used_by_solve_and_query() {
             dir_arg, "--json",
         ])
     };
-    // Every material of 2 to 5 stones (1 + 2 + 3 + 4) and the 3v3 system.
-    assert_eq!(build("3v3")["materials"], 11);
+    // Over the whole layers up to 5 stones: the 3v3 system and the 8 smaller materials its
+    // captures reach (1v1; 1v2, 2v1; 1v3, 2v2, 3v1; 2v3, 3v2), not 1v4 and 4v1.
+    json(&[
+        "tables", "build", "--board", "3x5", "--stones", "5", "--tables", dir_arg, "--json",
+    ]);
+    assert_eq!(build("3v3")["materials"], 9);
     let verified = json(&[
         "tables", "verify", "--board", "3x5", "--stones", "6", "--only", "3v3", "--tables",
         dir_arg, "--json",

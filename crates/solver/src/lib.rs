@@ -49,8 +49,9 @@ pub use solve::{
 };
 pub use split::{split, take_into_store, Found, Split, SplitPosition, SplitSetup, SplitTurn};
 pub use tables::{
-    checkpoint_name, materials, most_table_stones, system_can_be_numbered, system_of, BuildControl,
-    BuildRequest, DeriveError, OpenError, ProbeError, SystemBuild, Tables, WhyNotDerived,
+    checkpoint_name, materials, most_table_stones, reached_by_captures, system_can_be_numbered,
+    system_of, BuildControl, BuildRequest, DeriveError, OpenError, ProbeError, SystemBuild, Tables,
+    WhyNotDerived,
 };
 pub use verify::{
     material_stats, materials_probed, state_path, verify, verify_materials, MaterialStats,

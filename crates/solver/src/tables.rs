@@ -19,14 +19,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Every material of up to `max_stones` stones on one board, solved, and possibly some
-/// materials of the next stone count (a *partial layer*: the systems built so far, e.g. 4v4
-/// alone of the 8-stone tables).
+/// materials of more stones (a *partial layer*: the systems built so far, e.g. 4v4 alone of
+/// the 8-stone tables, or 1v8 + 8v1 and 1v9 + 9v1 above a whole 8-stone layer).
 pub struct Tables {
     board: Board,
     rules: Rules,
     max_stones: usize,
-    /// The largest stone count of any material held: `max_stones`, or one more with a
-    /// partial layer.
+    /// The largest stone count of any material held: `max_stones`, or more with a partial
+    /// layer.
     top_stones: usize,
     tables: ByMaterial<(MaterialIndex, Entries)>,
     /// Materials answered one ply into the other tables instead of from a table of their own
@@ -409,6 +409,16 @@ pub fn materials(max_stones: usize) -> impl Iterator<Item = Material> {
     (2..=max_stones).flat_map(|n| (1..n).map(move |a| Material::new(a, n - a)))
 }
 
+/// The materials of fewer stones than `system`'s that its positions can come to by captures,
+/// smallest first: each side keeps at most the stones it has (4v5 + 5v4 comes to 3v5 and
+/// 4v4, never to 2v6). What a build of the system probes, one capture or more on; a build
+/// with `--only` makes these first, and a check of the system opens them.
+pub fn reached_by_captures(system: Material) -> impl Iterator<Item = Material> {
+    let (a, b) = (system.mover, system.waiting);
+    materials(system.stones() - 1)
+        .filter(move |m| (m.mover <= a && m.waiting <= b) || (m.mover <= b && m.waiting <= a))
+}
+
 /// The most stones a table of `board` can hold: the largest count whose every material the
 /// index can number (11 on 5x9, where ten stones to move are the most it numbers; every
 /// point on the small boards). Far more than any machine can build; the limit is the format's.
@@ -469,6 +479,20 @@ impl Tables {
         self.top_stones = self.top_stones.max(stones);
     }
 
+    /// Set the complete stone counts and the top from the materials held (or derived): every
+    /// material of up to `max_stones` stones, and some of more up to `top_stones`.
+    fn set_reach_from_held(&mut self) {
+        let held = |m: Material| self.tables.get(&m).is_some() || self.is_derived(m);
+        let top = materials(self.board.points())
+            .filter(|&m| held(m))
+            .map(|m| m.stones())
+            .max()
+            .unwrap_or(0);
+        let whole = |n: usize| (1..n).all(|a| held(Material::new(a, n - a)));
+        self.max_stones = (2..=top).take_while(|&n| whole(n)).last().unwrap_or(0);
+        self.top_stones = top;
+    }
+
     /// Build the table files of every material up to `max_stones` in `directory`, skipping
     /// those already there and whole; a damaged one is rebuilt. Returns the tables, mapped.
     /// With `only`, the top stone count gets just that material's system (a partial layer).
@@ -514,12 +538,19 @@ impl Tables {
         })?;
         let mut tables = Tables::empty(board, rules);
         let top = max_stones.min(board.points());
+        let only = only.map(system_of);
         for stones in 2..=top {
-            let partial = only.filter(|_| stones == top).map(system_of);
-            let level: Vec<Material> = systems(stones)
-                .filter(|&m| partial.is_none_or(|p| p == m))
-                .collect();
-            let values_only = control.values_only && stones == top;
+            let whole_level: Vec<Material> = systems(stones).collect();
+            let level: Vec<Material> = match only {
+                None => whole_level.clone(),
+                Some(only) if stones == top => vec![only],
+                Some(only) => reached_by_captures(only)
+                    .filter(|&m| m.stones() == stones && m == system_of(m))
+                    .collect(),
+            };
+            // The top, and a level of which the top reaches only some systems (1v8 + 8v1 of
+            // the 9-stone level, under 1v9 + 9v1), are beyond the whole layers: values alone.
+            let values_only = control.values_only && (stones == top || level != whole_level);
             systems_built.extend(tables.build_level(
                 &level,
                 values_only,
@@ -527,12 +558,8 @@ impl Tables {
                 control,
                 progress,
             )?);
-            if partial.is_some() {
-                tables.top_stones = stones;
-            } else {
-                tables.set_complete(stones);
-            }
         }
+        tables.set_reach_from_held();
         Ok((tables, systems_built))
     }
 
@@ -713,13 +740,13 @@ impl Tables {
         {
             return Ok(false);
         }
-        let mut smaller = Tables::open_available(
-            &self.board,
-            self.rules,
-            material.stones() - 1,
-            Content::Values,
-            directory,
-        )?;
+        // Only what its captures reach: above the whole layers, other systems of the same
+        // stone counts (3v6 + 6v3 beside 1v8 + 8v1) are gigabytes it never probes.
+        let mut smaller = Tables::empty(&self.board, self.rules);
+        for smaller_material in reached_by_captures(system_of(material)) {
+            smaller.open_table_of(smaller_material, Content::Values, directory)?;
+        }
+        smaller.set_reach_from_held();
         if let Some(available) = control.available_memory {
             let slots = system_slots(&self.board, material);
             let solving = values_only::solving_bytes(slots, control.frontier_block);
@@ -784,9 +811,9 @@ impl Tables {
     }
 
     /// Open the table files of every material up to `max_stones` in `directory`; with
-    /// `only`, of the top stone count just that material's system: the entry files, else
-    /// (built for values alone) the value files. Below a top with distances, the entry files
-    /// only.
+    /// `only`, of the top stone count just that material's system, over the materials its
+    /// captures reach ([`reached_by_captures`]): the entry files, else (built for values
+    /// alone) the value files. Below a top with distances, the entry files only.
     pub fn open(
         board: &Board,
         rules: Rules,
@@ -807,19 +834,19 @@ impl Tables {
         // their values are enough: their value files are opened where their entry files are
         // missing (a build for values alone needs no more, so they may have been deleted).
         let values_only_top = !tables.tables.values().any(|(_, e)| e.has_distances());
-        for material in materials(top).filter(|m| m.stones() < top) {
+        // Below one system, what its captures reach (all a check of it reads); below a
+        // whole layer, every material.
+        let below: Vec<Material> = match partial {
+            Some(system) => reached_by_captures(system).collect(),
+            None => materials(top - 1).collect(),
+        };
+        for material in below {
             match values_only_top {
                 true => tables.open_entries_else_values(material, directory, false)?,
                 false => tables.open_table_of(material, Content::Entries, directory)?,
             }
         }
-        match partial {
-            Some(_) => {
-                tables.set_complete(top - 1);
-                tables.top_stones = top;
-            }
-            None => tables.set_complete(top),
-        }
+        tables.set_reach_from_held();
         Ok(tables)
     }
 
@@ -925,8 +952,8 @@ impl Tables {
     }
 
     /// Open every complete stone count of tables in `directory`, up to `max_stones`: the
-    /// largest n such that every material of n stones or fewer has its file; and of the next
-    /// stone count (if not above `max_stones`), whatever materials have their files (a partial
+    /// largest n such that every material of n stones or fewer has its file; and of the stone
+    /// counts above it (up to `max_stones`), whatever materials have their files (a partial
     /// layer). A file that is there but damaged is an error; a missing directory gives tables
     /// of no stones.
     /// With `content` [`Content::Values`] it opens the value files where they are (a search
@@ -988,7 +1015,12 @@ impl Tables {
                     self.set_complete(stones);
                 }
                 Err(TableError::Missing { .. }) => {
-                    self.open_partial_layer(stones, content, directory)?;
+                    // Above the whole layers, whatever systems are there, each built over the
+                    // smaller ones its captures reach (1v9 + 9v1 over 1v8 + 8v1, without the
+                    // rest of the 9-stone layer).
+                    for stones in stones..=max_stones.min(self.board.points()) {
+                        self.open_partial_layer(stones, content, directory)?;
+                    }
                     break;
                 }
                 Err(error) => return Err(error),
@@ -1010,7 +1042,7 @@ impl Tables {
             .collect();
         for material in materials {
             match self.open_table_of(material, content, directory) {
-                Ok(()) => self.top_stones = stones,
+                Ok(()) => self.top_stones = self.top_stones.max(stones),
                 Err(TableError::Missing { .. }) => {}
                 Err(error) => return Err(error),
             }

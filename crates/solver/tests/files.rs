@@ -466,6 +466,77 @@ fn a_partial_layer_is_built_opened_and_probed_like_the_complete_one() {
     }
 }
 
+/// A lopsided system above a partial layer (1v5 + 5v1 on 3x5, over 1v4 + 4v1 of the 5-stone
+/// level): `--only` builds it over the smaller systems its captures reach and no others, the
+/// levels of which it reaches only some for values alone, each value file the same as the
+/// full build's; searches open it above the partial layers, and a check of it opens and
+/// verifies what it reaches.
+#[test]
+fn a_lopsided_system_is_built_over_the_smaller_systems_its_captures_reach_alone() {
+    let rules = Rules::default();
+    let (one_five, top) = (Material::new(1, 5), 6);
+    let full = tempfile::tempdir().unwrap();
+    build_with(full.path(), top, &BuildControl::default()).unwrap();
+    let lopsided = tempfile::tempdir().unwrap();
+    let control = BuildControl {
+        values_only: true,
+        ..BuildControl::default()
+    };
+    let built = Tables::build_files(
+        &board(),
+        rules,
+        top,
+        Some(one_five.swapped()),
+        lopsided.path(),
+        &control,
+        &NoProgress,
+    )
+    .unwrap();
+    // 2v2 is the first material 1v5 + 5v1 cannot come to: one side would need two stones.
+    let reached = |m: &Material| m.mover == 1 || m.waiting == 1;
+    assert_eq!((built.max_stones(), built.top_stones()), (3, top));
+    let partial: Vec<Material> = materials(top)
+        .filter(|m| m.stones() > 3 && reached(m))
+        .collect();
+    let mut expected = partial.clone();
+    expected.sort();
+    assert_eq!(built.partial_layer(), expected);
+
+    for material in materials(top) {
+        let values = TableId::new(&board(), &rules, material).values();
+        let value_file = lopsided.path().join(values.file_name());
+        let entry_file = file_of(lopsided.path(), material);
+        if !reached(&material) {
+            assert!(!value_file.exists() && !entry_file.exists(), "{material}");
+            continue;
+        }
+        let derived = fs::read(full.path().join(values.file_name())).unwrap();
+        assert!(fs::read(&value_file).unwrap() == derived, "{material}");
+        assert_eq!(entry_file.exists(), material.stones() <= 3, "{material}");
+    }
+
+    let available =
+        Tables::open_available(&board(), rules, 64, Content::Values, lopsided.path()).unwrap();
+    assert_eq!(available.partial_layer(), expected);
+    assert!(available.covers(one_five) && available.covers(Material::new(4, 1)));
+    assert!(!available.covers(Material::new(2, 2)) && !available.covers(Material::new(2, 4)));
+    let complete = Tables::build(&board(), rules, top);
+    for material in partial {
+        let size = MaterialIndex::new(&board(), material).size();
+        for slot in 0..size {
+            let value = available.stored_value(material, slot);
+            assert_eq!(
+                value,
+                complete.stored_value(material, slot),
+                "{material} {slot}"
+            );
+        }
+    }
+    let only = Tables::open(&board(), rules, top, Some(one_five), lopsided.path()).unwrap();
+    assert_eq!(only.partial_layer(), expected);
+    assert!(verify(&only, &NoProgress, 10).is_empty());
+}
+
 #[test]
 fn value_files_answer_as_the_entries_do_and_are_checked() {
     let directory = tempfile::tempdir().unwrap();

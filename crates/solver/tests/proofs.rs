@@ -3,8 +3,8 @@
 use fanorona_engine::notation::format_position;
 use fanorona_engine::{parse_position, Board, Color, Position, Rules, Value};
 use fanorona_solver::{
-    check, packed, solve, BuildControl, Certificate, Goal, Limits, NoProgress, Outcome, Solution,
-    SolveSetup, Tables,
+    check, packed, solve, BuildControl, Certificate, Content, Goal, Limits, NoProgress, Outcome,
+    Solution, SolveSetup, Tables,
 };
 
 /// Node limit per search: enough for the positions below, small enough that a draw the search
@@ -264,16 +264,23 @@ fn a_partial_layer_of_tables_gives_leaves_that_the_checker_needs() {
     let directory = tempfile::tempdir().unwrap();
     let three_three = fanorona_solver::Material::new(3, 3);
     let rules = Rules::default();
-    let partial = Tables::build_files(
-        &board,
-        rules,
-        6,
-        Some(three_three),
-        directory.path(),
-        &BuildControl::default(),
-        &NoProgress,
-    )
-    .unwrap();
+    let build = |stones, only| {
+        let control = BuildControl::default();
+        Tables::build_files(
+            &board,
+            rules,
+            stones,
+            only,
+            directory.path(),
+            &control,
+            &NoProgress,
+        )
+    };
+    // The whole layers first: `--only 3v3` alone builds only what 3v3 reaches (not 1v4).
+    build(5, None).unwrap();
+    build(6, Some(three_three)).unwrap();
+    let partial =
+        Tables::open_available(&board, rules, 6, Content::Values, directory.path()).unwrap();
     let below = Tables::open(&board, rules, 5, None, directory.path()).unwrap();
     let full = Tables::build(&board, rules, 7);
     let mut seed = 0x2545_f491_4f6c_dd1du64;

@@ -42,7 +42,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     tables: TableArgs,
     /// Use the tables of at most this many stones (default: every complete set in --tables,
-    /// and whatever materials of the next stone count are there).
+    /// and whatever materials of more stones are there).
     #[arg(long, value_name = "N", default_value_t = 64)]
     stones: usize,
     /// Leave these tables out, as if their files were missing (comma-separated materials,

@@ -55,7 +55,8 @@ struct BuildArgs {
     checkpoint_minutes: f64,
     /// Solve the top stone count for values alone: value files only (what searches probe), no
     /// distances, 3 bits a position while solving instead of a byte, for systems whose bytes
-    /// do not fit in memory (9 stones on 5x9). The smaller tables must be there already.
+    /// do not fit in memory (9 stones on 5x9). So too, with --only, the systems of a smaller
+    /// stone count of which the top reaches only some (1v8 + 8v1 under 1v9 + 9v1).
     #[arg(long)]
     values_only: bool,
     /// With --values-only: one frontier bit ("decided, not yet passed on"; "a candidate to
@@ -76,8 +77,9 @@ struct Scope {
     #[arg(long)]
     stones: usize,
     /// Of the top stone count, only this material and its swap, e.g. `4v4` or `3v5` (stones
-    /// to move v stones waiting): a partial layer, which searches and queries use where it
-    /// reaches.
+    /// to move v stones waiting), over the smaller materials its captures reach (each side
+    /// keeps at most the stones it has: `1v9` needs 1v8 + 8v1 of the 9-stone layer, not the
+    /// rest of it): a partial layer, which searches and queries use where it reaches.
     #[arg(long, value_name = "AvB", value_parser = parse_material)]
     only: Option<Material>,
     #[command(flatten)]

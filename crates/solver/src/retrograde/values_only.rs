@@ -440,7 +440,11 @@ impl System<'_> {
             let classes = slot.index.mover_classes();
             let first = stage.classes_done(s, classes);
             progress.resumed(first * slot.index.waiting_sets());
-            let step = classes.div_ceil(steps).max(1);
+            // Each task is one mover class: a step of fewer classes than threads leaves
+            // threads idle (the classes of 1v9, one per place of its lone stone, hold 7 × 10^8
+            // positions each).
+            let threads = rayon::current_num_threads() as u64;
+            let step = classes.div_ceil(steps).max(threads);
             for start in (first..classes).step_by(step as usize) {
                 let end = (start + step).min(classes);
                 decide_at_once(self.board, self.rules, slot, start..end, probe, progress);
