@@ -12,6 +12,9 @@
 #                                # then the 9-stone systems named (default 5v4 3v6), values
 #                                # alone, each built and verified: about 4 hours a system on 2
 #                                # cores, resumable; the 9-stone searches and certificates use them
+#   scripts/reproduce.sh hunt-tables   # the lopsided systems 1v8 + 8v1 and 1v9 + 9v1 (values
+#                                # alone, over the 8-stone layer), built and verified, and the
+#                                # hunts bench with and without them (HUNT_NODES a position)
 #   scripts/reproduce.sh left-right   # the open problem: the 5x9 left-right start, both sides'
 #                                # searches at once, as far as they go: resumable (see left_right)
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
@@ -117,6 +120,50 @@ nine_stones() { # nine_stones [SYSTEM…]
     done
 }
 
+# Lopsided systems for hunts (a side of many stones taking the last few of the other), values
+# alone, each over only the smaller systems its captures reach: 1v8 + 8v1 (9 stones, 21
+# minutes on 2 cores) and 1v9 + 9v1 (10 stones), each built and verified; then the hunts bench
+# over the 8-stone layer without them, with 1v8 + 8v1, and with both (data/hunts-4v8-4v9.txt).
+hunt_tables() {
+    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
+    for system in 4v4 3v5 2v6 1v7; do
+        "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
+    done
+    for stones in 9 10; do
+        "$bin" tables build --board 5x9 --stones "$stones" --only "1v$((stones - 1))" \
+            --values-only --checkpoint-minutes 30 --tables "$tables" --json
+        "$bin" tables verify --board 5x9 --stones "$stones" --only "1v$((stones - 1))" \
+            --tables "$tables" --json
+    done
+    echo "| tables | nodes a position | settled | nodes | seconds |"
+    echo "|---|---|---|---|---|"
+    local left_out
+    for left_out in 1v8,8v1,1v9,9v1 1v9,9v1 none; do
+        hunt_bench "$left_out" "${HUNT_NODES:-2000000}"
+    done
+}
+
+hunt_bench() { # hunt_bench LEFT-OUT MAX-NODES: the hunts bench without the systems named
+    local left_out=$1 budget=$2 start report answers settled nodes seconds
+    # The 9-stone systems other than the lopsided ones are left out too, so that only these
+    # change between the rows.
+    local leave=3v6,6v3,4v5,5v4,2v7,7v2
+    [ "$left_out" = none ] || leave="$leave,$left_out"
+    start=$(date +%s.%N)
+    report=$("$bin" solve --positions data/hunts-4v8-4v9.txt --only black \
+        --max-nodes "$budget" --memory 1024 --tables "$tables" --leave-out "$leave" \
+        --json 2>/dev/null || true)
+    seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+    # Black's answer is the mover's or the waiting side's; the other is not asked.
+    answers=$(grep -oE '"mover_can_force_a_win":"[a-z]*","waiting_can_force_a_win":"[a-z]*"' \
+        <<<"$report" || true)
+    [ -n "$answers" ] || { echo "reproduce: no report from the hunts bench" >&2; exit 1; }
+    settled=$(grep -vc '"unknown","waiting_can_force_a_win":"unknown"' <<<"$answers" || true)
+    nodes=$(grep -o '"nodes":[0-9]*' <<<"$report" | awk -F: '{ n += $2 } END { print n }')
+    printf "| 8 stones, without %s | %s | %s of %s | %s | %s |\n" "$left_out" "$budget" \
+        "$settled" "$(wc -l <<<"$answers")" "$nodes" "$seconds"
+}
+
 # The left-right start (SPEC.md §3, unsolved): both sides' searches at once (one per core), over
 # every table in $tables (the 8-stone systems too, where built), saved in $STATE/5x9-left-right as
 # they go; run the same command again to go on after a stop or a Ctrl-C. A side's search that
@@ -201,6 +248,11 @@ fi
 if [ "$mode" = nine-stones ]; then
     shift
     nine_stones "$@"
+    exit
+fi
+
+if [ "$mode" = hunt-tables ]; then
+    hunt_tables
     exit
 fi
 

@@ -218,13 +218,24 @@ fn the_search_benches_kept_in_data_are_read_whole_by_solve() {
     std::fs::create_dir_all(&no_tables).unwrap();
     /// A bench: its file, how many positions it holds, and what each position must be.
     type Bench = (&'static str, usize, fn(&str) -> bool);
-    let benches: [Bench; 2] = [
+    /// White's and Black's stones.
+    fn stones(position: &str) -> (usize, usize) {
+        let board = position.split(' ').next().unwrap();
+        (board.matches('W').count(), board.matches('B').count())
+    }
+    let benches: [Bench; 4] = [
         ("lopsided-2v5.txt", 11, |position| {
-            let board = position.split(' ').next().unwrap();
-            board.matches('W').count() == 2 && board.matches('B').count() == 5
+            stones(position) == (2, 5)
         }),
         ("split-black-wins-40.txt", 40, |position| {
             position.ends_with(" b")
+        }),
+        ("hunts-4v8-4v9.txt", 29, |position| {
+            matches!(stones(position), (4, 8) | (4, 9))
+        }),
+        ("hunts-settled.txt", 12, |position| {
+            let (white, black) = stones(position);
+            (4..=5).contains(&white) && (8..=10).contains(&black)
         }),
     ];
     for (name, count, is_as_described) in benches {
