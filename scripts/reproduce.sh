@@ -144,24 +144,14 @@ hunt_tables() {
 }
 
 hunt_bench() { # hunt_bench LEFT-OUT MAX-NODES: the hunts bench without the systems named
-    local left_out=$1 budget=$2 start report answers settled nodes seconds
+    local left_out=$1 budget=$2 row
     # The 9-stone systems other than the lopsided ones are left out too, so that only these
     # change between the rows.
     local leave=3v6,6v3,4v5,5v4,2v7,7v2
     [ "$left_out" = none ] || leave="$leave,$left_out"
-    start=$(date +%s.%N)
-    report=$("$bin" solve --positions data/hunts-4v8-4v9.txt --only black \
-        --max-nodes "$budget" --memory 1024 --tables "$tables" --leave-out "$leave" \
-        --json 2>/dev/null || true)
-    seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-    # Black's answer is the mover's or the waiting side's; the other is not asked.
-    answers=$(grep -oE '"mover_can_force_a_win":"[a-z]*","waiting_can_force_a_win":"[a-z]*"' \
-        <<<"$report" || true)
-    [ -n "$answers" ] || { echo "reproduce: no report from the hunts bench" >&2; exit 1; }
-    settled=$(grep -vc '"unknown","waiting_can_force_a_win":"unknown"' <<<"$answers" || true)
-    nodes=$(grep -o '"nodes":[0-9]*' <<<"$report" | awk -F: '{ n += $2 } END { print n }')
-    printf "| 8 stones, without %s | %s | %s of %s | %s | %s |\n" "$left_out" "$budget" \
-        "$settled" "$(wc -l <<<"$answers")" "$nodes" "$seconds"
+    row=$(bench_row data/hunts-4v8-4v9.txt --max-nodes "$budget" --memory 1024 \
+        --leave-out "$leave")
+    printf "| 8 stones, without %s | %s | %s |\n" "$left_out" "$budget" "$row"
 }
 
 # The left-right start (SPEC.md §3, unsolved): both sides' searches at once (one per core), over
@@ -367,19 +357,29 @@ search_benches() { # search_benches [SOLVE-OPTION…]
 }
 
 search_bench() { # search_bench FILE TABLE-STONES MAX-NODES [SOLVE-OPTION…]
-    local file=$1 stones=$2 budget=$3 start report values settled nodes seconds
+    local file=$1 stones=$2 budget=$3 row
     shift 3
+    row=$(bench_row "$file" --stones "$stones" --max-nodes "$budget" --memory 512 "$@")
+    printf "| %s | %s | %s | %s |\n" "$file" "$stones" "$budget" "$row"
+}
+
+# bench_row FILE [SOLVE-OPTION…]: "can Black force a win?" for each position of FILE, one
+# search each; prints "SETTLED of N | NODES | SECONDS" for a Markdown row.
+bench_row() {
+    local file=$1 start report answers settled nodes seconds
+    shift
     start=$(date +%s.%N)
     # A position left unsettled makes solve exit non-zero; its report is still printed.
-    report=$("$bin" solve --positions "$file" --only black --stones "$stones" \
-        --max-nodes "$budget" --memory 512 --tables "$tables" --json "$@" 2>/dev/null || true)
+    report=$("$bin" solve --positions "$file" --only black --tables "$tables" --json "$@" \
+        2>/dev/null || true)
     seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-    values=$(grep -o '"value":"[a-z]*"' <<<"$report" || true)
-    [ -n "$values" ] || { echo "reproduce: no report from the bench $file" >&2; exit 1; }
-    settled=$(grep -vc '"unknown"' <<<"$values" || true)
+    # Black's answer is the mover's or the waiting side's; the other is not asked.
+    answers=$(grep -oE '"mover_can_force_a_win":"[a-z]*","waiting_can_force_a_win":"[a-z]*"' \
+        <<<"$report" || true)
+    [ -n "$answers" ] || { echo "reproduce: no report from the bench $file" >&2; exit 1; }
+    settled=$(grep -vc '"unknown","waiting_can_force_a_win":"unknown"' <<<"$answers" || true)
     nodes=$(grep -o '"nodes":[0-9]*' <<<"$report" | awk -F: '{ n += $2 } END { print n }')
-    printf "| %s | %s | %s | %s of %s | %s | %s |\n" "$file" "$stones" "$budget" "$settled" \
-        "$(wc -l <<<"$values")" "$nodes" "$seconds"
+    printf "%s of %s | %s | %s" "$settled" "$(wc -l <<<"$answers")" "$nodes" "$seconds"
 }
 
 if [ "$mode" = search-benches ]; then
