@@ -1,6 +1,7 @@
 //! Progress for long jobs: the solver's `Progress` drawn with indicatif on stderr. When stderr
 //! is not a terminal (a job under `nohup`, output to a log), a plain line every 30 seconds
-//! instead, with the rate since the previous line, so that a log shows how far the job got.
+//! instead, with the share done, the rate since the previous line and the time left at the
+//! phase's rate so far, so that a log shows how far the job got and when it will end.
 
 use fanorona_solver::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -10,11 +11,28 @@ use std::time::{Duration, Instant};
 
 pub struct Bar {
     bar: ProgressBar,
-    /// For plain lines: when the last was written, and how much was done then.
-    plain: Option<Mutex<Mark>>,
+    /// For plain lines: where the job stood at the last line and at the phase's start.
+    plain: Option<Mutex<Plain>>,
 }
 
-/// Where the job stood at the last plain line; a line gives the rate since then.
+struct Plain {
+    /// At the last line: a line gives the rate since then.
+    last: Mark,
+    /// At the start of the phase (units an earlier run did counted in): the time left is
+    /// what remains at the phase's rate so far, steadier than the rate since the last line.
+    phase: Mark,
+}
+
+impl Plain {
+    fn new() -> Plain {
+        Plain {
+            last: Mark::now(0),
+            phase: Mark::now(0),
+        }
+    }
+}
+
+/// Where the job stood at a moment: what was done by then.
 struct Mark {
     at: Instant,
     done: u64,
@@ -47,7 +65,7 @@ impl Bar {
             )
             .expect("the template is valid"),
         );
-        let plain = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Mark::now(0)));
+        let plain = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Plain::new()));
         Bar { bar, plain }
     }
 
@@ -61,23 +79,81 @@ impl Bar {
     }
 
     fn plain_line(&self) {
-        let Some(mark) = &self.plain else { return };
-        let mut mark = mark.lock().expect("progress lock");
-        let since = mark.at.elapsed();
+        let Some(plain) = &self.plain else { return };
+        let mut plain = plain.lock().expect("progress lock");
+        let since = plain.last.at.elapsed();
         if since < PLAIN_EVERY {
             return;
         }
         let done = self.bar.position();
-        let rate = done.saturating_sub(mark.done) as f64 / since.as_secs_f64();
-        *mark = Mark::now(done);
-        log_line(format_args!(
-            "{}: {} of {} ({:.0}/s, {:.0} s)",
-            self.bar.message(),
+        let total = self.bar.length().unwrap_or(0);
+        let rate = done.saturating_sub(plain.last.done) as f64 / since.as_secs_f64();
+        let phase_rate =
+            done.saturating_sub(plain.phase.done) as f64 / plain.phase.at.elapsed().as_secs_f64();
+        plain.last = Mark::now(done);
+        let line = PlainLine {
+            name: &self.bar.message(),
             done,
-            self.bar.length().unwrap_or(0),
+            total,
             rate,
-            self.bar.elapsed().as_secs_f64()
-        ));
+            elapsed: self.bar.elapsed(),
+            left: time_left(total.saturating_sub(done), phase_rate),
+        };
+        log_line(format_args!("{line}"));
+    }
+}
+
+/// One plain progress line: `3v6+6v3: sweep 2: 1200 of 4800 (25.0%, 9000/s, 120 s, about
+/// 6 min 40 s left)`.
+struct PlainLine<'a> {
+    name: &'a str,
+    done: u64,
+    total: u64,
+    /// Units a second since the previous line.
+    rate: f64,
+    elapsed: Duration,
+    /// At the phase's rate so far; `None` while nothing of the phase is done yet.
+    left: Option<Duration>,
+}
+
+impl std::fmt::Display for PlainLine<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(out, "{}: {} of {} (", self.name, self.done, self.total)?;
+        if self.total > 0 {
+            let percent = 100.0 * self.done as f64 / self.total as f64;
+            write!(out, "{percent:.1}%, ")?;
+        }
+        write!(
+            out,
+            "{:.0}/s, {:.0} s",
+            self.rate,
+            self.elapsed.as_secs_f64()
+        )?;
+        if let Some(left) = self.left {
+            write!(out, ", about {} left", Span(left))?;
+        }
+        write!(out, ")")
+    }
+}
+
+/// The time that `remaining` units take at `rate` units a second; `None` at no rate.
+fn time_left(remaining: u64, rate: f64) -> Option<Duration> {
+    (rate > 0.0 && rate.is_finite()).then(|| Duration::from_secs_f64(remaining as f64 / rate))
+}
+
+/// A span of time for a person: `45 s`, `6 min 40 s`, `2 h 5 min`, `3 d 4 h`.
+struct Span(Duration);
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let seconds = self.0.as_secs();
+        let (days, hours, minutes) = (seconds / 86_400, seconds / 3_600 % 24, seconds / 60 % 60);
+        match seconds {
+            0..60 => write!(out, "{seconds} s"),
+            60..3_600 => write!(out, "{minutes} min {} s", seconds % 60),
+            3_600..86_400 => write!(out, "{hours} h {minutes} min"),
+            _ => write!(out, "{days} d {hours} h"),
+        }
     }
 }
 
@@ -88,8 +164,8 @@ impl Progress for Bar {
         self.bar.set_position(0);
         self.bar.reset_eta();
         self.bar.reset_elapsed();
-        if let Some(mark) = &self.plain {
-            *mark.lock().expect("progress lock") = Mark::now(0);
+        if let Some(plain) = &self.plain {
+            *plain.lock().expect("progress lock") = Plain::new();
         }
     }
 
@@ -101,8 +177,10 @@ impl Progress for Bar {
     fn resumed(&self, units: u64) {
         self.bar.inc_length(units);
         self.bar.inc(units);
-        if let Some(mark) = &self.plain {
-            mark.lock().expect("progress lock").done += units;
+        if let Some(plain) = &self.plain {
+            let mut plain = plain.lock().expect("progress lock");
+            plain.last.done += units;
+            plain.phase.done += units;
         }
     }
 
@@ -111,5 +189,54 @@ impl Progress for Bar {
         if self.plain.is_some() {
             log_line(format_args!("{message}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_reads_in_the_two_largest_units() {
+        let span = |seconds| Span(Duration::from_secs(seconds)).to_string();
+        assert_eq!(span(0), "0 s");
+        assert_eq!(span(59), "59 s");
+        assert_eq!(span(60), "1 min 0 s");
+        assert_eq!(span(400), "6 min 40 s");
+        assert_eq!(span(7_500), "2 h 5 min");
+        assert_eq!(span(86_399), "23 h 59 min");
+        assert_eq!(span(273_600), "3 d 4 h");
+    }
+
+    #[test]
+    fn the_time_left_is_the_rest_at_the_rate_and_none_without_a_rate() {
+        assert_eq!(time_left(3_600, 2.0), Some(Duration::from_secs(1_800)));
+        assert_eq!(time_left(0, 2.0), Some(Duration::ZERO));
+        assert_eq!(time_left(100, 0.0), None);
+    }
+
+    #[test]
+    fn a_plain_line_says_the_share_done_and_the_time_left() {
+        let line = PlainLine {
+            name: "3v6+6v3: sweep 2",
+            done: 1_200,
+            total: 4_800,
+            rate: 9_000.4,
+            elapsed: Duration::from_secs(120),
+            left: time_left(3_600, 9.0),
+        };
+        assert_eq!(
+            line.to_string(),
+            "3v6+6v3: sweep 2: 1200 of 4800 (25.0%, 9000/s, 120 s, about 6 min 40 s left)"
+        );
+        let unknown = PlainLine {
+            total: 0,
+            left: None,
+            ..line
+        };
+        assert_eq!(
+            unknown.to_string(),
+            "3v6+6v3: sweep 2: 1200 of 0 (9000/s, 120 s)"
+        );
     }
 }
