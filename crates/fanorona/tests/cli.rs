@@ -1291,6 +1291,71 @@ fn a_search_stopped_by_its_node_limit_goes_on_from_its_saved_state() {
 }
 
 #[test]
+fn a_job_whose_state_another_run_holds_is_refused_and_listed_as_running() {
+    let dir = scratch("tables-locked");
+    let dir_arg = dir.to_str().unwrap();
+    let build = |stones: &'static str| {
+        [
+            "tables", "build", "--board", "3x3", "--stones", stones, "--tables", dir_arg, "--json",
+        ]
+    };
+    json(&build("3"));
+    // Another run, building the system 1v3 + 3v1, holds its lock.
+    let lock = dir.join("3x3-loss-1v3.lock");
+    let other_run = fanorona_solver::RunLock::take(&lock).unwrap();
+    let list = [
+        "tables", "list", "--board", "3x3", "--tables", dir_arg, "--json",
+    ];
+    assert_eq!(json(&list)["running"][0], "3x3-loss-1v3.lock");
+    refused(
+        &build("4"),
+        1,
+        &[
+            "another run is working on the same state",
+            "3x3-loss-1v3.lock",
+        ],
+    );
+    drop(other_run);
+    assert_eq!(json(&list)["running"].as_array().unwrap().len(), 0);
+    json(&build("4"));
+    assert_eq!(json(&list)["complete_stones"], 4);
+
+    // A search saved in a state directory: the same search is refused while one runs.
+    let state = dir.join("state");
+    let solve = [
+        "solve",
+        "--board",
+        "3x5",
+        "--memory",
+        "16",
+        "--max-nodes",
+        "200",
+        "--only",
+        "white",
+        "--state",
+        state.to_str().unwrap(),
+        "--json",
+    ];
+    assert_eq!(fanorona(&solve).status.code(), Some(1), "stopped unsettled");
+    let saved = std::fs::read_dir(&state)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|e| e == "dfpn"))
+        .expect("the saved search");
+    let other_run = fanorona_solver::RunLock::take(&saved.with_extension("lock")).unwrap();
+    refused(&solve, 1, &["another run is working on the same state"]);
+    drop(other_run);
+    let again = fanorona(&solve);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!stderr.contains("another run"), "{stderr}");
+    let went_on: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(
+        went_on["nodes"].as_u64().unwrap() > 200,
+        "from the saved search"
+    );
+}
+
+#[test]
 fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
     // The 5x5 start without tables: each turn's searches go on far longer than the second
     // this test waits, so Ctrl-C falls in the first turn's and the others never start.

@@ -195,6 +195,15 @@ pub enum TableError {
     Stopped {
         path: PathBuf,
     },
+    /// Another run builds or verifies the same tables now, or the lock that says so could
+    /// not be taken.
+    Busy(crate::run_lock::LockError),
+}
+
+impl From<crate::run_lock::LockError> for TableError {
+    fn from(error: crate::run_lock::LockError) -> TableError {
+        TableError::Busy(error)
+    }
 }
 
 impl fmt::Display for TableError {
@@ -235,6 +244,7 @@ impl fmt::Display for TableError {
                 "interrupted; the state is saved in {}: run the same command to go on",
                 path.display()
             ),
+            TableError::Busy(error) => error.fmt(f),
         }
     }
 }

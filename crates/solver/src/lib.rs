@@ -10,6 +10,7 @@
 //! - `page_cache`: dropping the cached pages of files read or written once;
 //! - `part_file`: files written whole or not at all (temporary name, then renamed);
 //! - [`progress`]: how long jobs report progress;
+//! - [`run_lock`]: one build, verification or saved search at a time on the same state;
 //! - [`verify`]: the independent check of built tables, and their statistics;
 //! - [`search`]: depth-first proof-number search with table leaves;
 //! - [`solve`]: a position's value from two searches, and its certificate;
@@ -29,6 +30,7 @@ mod part_file;
 mod prefetch;
 pub mod progress;
 pub mod retrograde;
+pub mod run_lock;
 pub mod search;
 pub mod solve;
 pub mod split;
@@ -42,6 +44,7 @@ pub use entry::Entry;
 pub use file::{Content, FileState, TableError, TableFile, TableId};
 pub use index::{materials_name, Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
+pub use run_lock::{LockError, RunLock};
 pub use search::{Counting, Limits, Outcome, Search};
 pub use solve::{
     remove_saved_searches, saved_search, solve, LineStep, SavedSearch, Solution, SolveError,

@@ -11,6 +11,7 @@
 use crate::certificate::{Certificate, Claim, Goal, Node};
 use crate::index::Material;
 use crate::progress::{NoProgress, Progress};
+use crate::run_lock::{lock_beside, RunLock};
 use crate::search::{Limits, Outcome, Search};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
@@ -127,6 +128,7 @@ pub fn solve(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError
 /// still come back, with the reason in [`Solution::certificate_failed`]: a split leaves that
 /// position open and splits it, instead of losing the run.
 pub fn solve_keeping_outcomes(setup: &SolveSetup, root: &Position) -> Result<Solution, SolveError> {
+    let _locks = lock_saved_searches(setup, root)?;
     let mover = root.side;
     let (for_mover, for_waiting) = std::thread::scope(|scope| {
         let search_for = |attacker: Color| {
@@ -295,6 +297,22 @@ pub fn remove_saved_searches(directory: &Path, root: &Position) -> std::io::Resu
         }
     }
     Ok(())
+}
+
+/// The locks of the saved searches of `root` that this run makes (none without a state
+/// directory): two runs of the same search would save over each other.
+fn lock_saved_searches(setup: &SolveSetup, root: &Position) -> Result<Vec<RunLock>, SolveError> {
+    let Some(directory) = setup.state else {
+        return Ok(Vec::new());
+    };
+    [root.side, root.side.other()]
+        .into_iter()
+        .filter(|&attacker| setup.only.is_none_or(|side| side == attacker))
+        .map(|attacker| {
+            let lock = lock_beside(&state_file(directory, root, attacker));
+            RunLock::take(&lock).map_err(|e| SolveError(e.to_string()))
+        })
+        .collect()
 }
 
 /// The file that keeps the search of `attacker` from `root` between runs.

@@ -9,6 +9,7 @@ use crate::index::{materials_name, Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::values_only::{self, solve_system_values};
 use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
+use crate::run_lock::RunLock;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Blocked, Board, Position, Rules, Value};
 use rayon::prelude::*;
@@ -387,6 +388,13 @@ pub fn values_checkpoint_name(board: &Board, rules: &Rules, material: Material) 
     checkpoint_name(board, rules, material).with_extension("values.fnpart")
 }
 
+/// The lock a build of the system of `material` holds while it solves and writes it (the
+/// same for a build for values alone): `5x9-loss-4v5.lock`.
+fn build_lock_path(tables: &Tables, material: Material, directory: &Path) -> PathBuf {
+    let state = checkpoint_name(&tables.board, &tables.rules, material);
+    crate::run_lock::lock_beside(&directory.join(state))
+}
+
 /// Remove a system's state file, and the temporary one a save killed midway leaves.
 fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
     remove_if_present(path)?;
@@ -578,6 +586,8 @@ impl Tables {
     ) -> Result<Vec<SystemBuild>, TableError> {
         let mut reports = Vec::new();
         let mut to_solve = Vec::new();
+        // Held until the systems solved are written.
+        let mut locks = Vec::new();
         for &material in level {
             let clock = Instant::now();
             if values_only {
@@ -586,7 +596,14 @@ impl Tables {
             } else if self.open_built_system(material, directory, control, progress)? {
                 reports.push(self.report(material, false, clock));
             } else {
-                to_solve.push(material);
+                let lock = RunLock::take(&build_lock_path(self, material, directory))?;
+                // Another run may have finished it between the look and the lock.
+                if self.open_built_system(material, directory, control, progress)? {
+                    reports.push(self.report(material, false, clock));
+                } else {
+                    locks.push(lock);
+                    to_solve.push(material);
+                }
             }
         }
         let sizes: Vec<u64> = to_solve
@@ -734,10 +751,17 @@ impl Tables {
         control: &BuildControl,
         progress: &dyn Progress,
     ) -> Result<bool, TableError> {
-        if self
-            .open_system(material, Content::Values, directory, progress)
-            .is_ok()
-        {
+        let built = |tables: &mut Tables| {
+            tables
+                .open_system(material, Content::Values, directory, progress)
+                .is_ok()
+        };
+        if built(self) {
+            return Ok(false);
+        }
+        let _lock = RunLock::take(&build_lock_path(self, material, directory))?;
+        // Another run may have finished it between the look and the lock.
+        if built(self) {
             return Ok(false);
         }
         // Only what its captures reach: above the whole layers, other systems of the same

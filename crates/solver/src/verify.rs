@@ -12,6 +12,7 @@ use crate::entry::Entry;
 use crate::file::TableError;
 use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
+use crate::run_lock::{lock_beside, RunLock};
 use crate::tables::Tables;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Blocked, Color, Position, Value};
@@ -104,6 +105,10 @@ pub fn verify_materials(
         .state
         .as_ref()
         .filter(|_| held.iter().all(|&m| tables.checksum(m).is_some()));
+    // One verification at a time on a state file: two would write it over each other.
+    let _lock = saving
+        .map(|path| RunLock::take(&lock_beside(path)))
+        .transpose()?;
     let state = match saving {
         Some(path) => resume(path, fresh, progress),
         None => fresh,

@@ -3,10 +3,11 @@
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 use fanorona_solver::block_sums::companion_path;
 use fanorona_solver::file::{write_table, write_values, TableFile};
+use fanorona_solver::run_lock::lock_beside;
 use fanorona_solver::{
     checkpoint_name, materials, state_path, system_of, verify, verify_materials, BuildControl,
-    Content, Entry, Material, MaterialIndex, NoProgress, ProbeError, Stored, TableError, TableId,
-    Tables, VerifyControl,
+    Content, Entry, LockError, Material, MaterialIndex, NoProgress, ProbeError, RunLock, Stored,
+    TableError, TableId, Tables, VerifyControl,
 };
 use std::fs;
 use std::path::Path;
@@ -364,6 +365,66 @@ fn systems_solved_side_by_side_stop_resume_and_give_the_files_built_one_at_a_tim
         let b = fs::read(file_of(side_by_side.path(), material)).unwrap();
         assert!(a == b, "{material:?} differs when solved side by side");
     }
+}
+
+/// Whether `result` is the refusal of a run because another holds the lock `lock`, and says so.
+fn refused_for<T>(result: Result<T, TableError>, lock: &Path) -> bool {
+    match result {
+        Err(error @ TableError::Busy(LockError::Held { .. })) => {
+            error.to_string().contains(&lock.display().to_string())
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn a_build_or_verification_is_refused_while_another_run_holds_its_lock_and_goes_on_after() {
+    let directory = tempfile::tempdir().unwrap();
+    build_with(directory.path(), 3, &BuildControl::default()).unwrap();
+    // Another run building the system 1v3 + 3v1 holds its lock.
+    let system = system_of(Material::new(1, 3));
+    let state = checkpoint_name(&board(), &Rules::default(), system);
+    let lock_path = lock_beside(&directory.path().join(state));
+    let other_run = RunLock::take(&lock_path).unwrap();
+    let full = BuildControl::default();
+    let values_only = BuildControl {
+        values_only: true,
+        ..BuildControl::default()
+    };
+    for control in [&full, &values_only] {
+        let refused = build_with(directory.path(), 4, control);
+        assert!(refused_for(refused, &lock_path));
+        for material in [system, system.swapped()] {
+            let id = TableId::new(&board(), &Rules::default(), material);
+            assert!(!directory.path().join(id.file_name()).exists());
+            assert!(!directory.path().join(id.values().file_name()).exists());
+        }
+    }
+    drop(other_run);
+    assert!(!lock_path.exists());
+    let tables = build_with(directory.path(), 4, &full).unwrap();
+    assert!(!lock_path.exists(), "a build leaves no lock file behind");
+    // A build that finds the system whole takes no lock: another run may hold it meanwhile.
+    let held_meanwhile = RunLock::take(&lock_path).unwrap();
+    build_with(directory.path(), 4, &full).unwrap();
+    drop(held_meanwhile);
+
+    // A verification with a state file likewise; one without saves nothing and takes none.
+    let state = state_path(directory.path(), &board(), &Rules::default(), "4");
+    let control = VerifyControl {
+        state: Some(state.clone()),
+        stop: None,
+    };
+    let held = tables.held_materials();
+    let verify_lock = lock_beside(&state);
+    let other_run = RunLock::take(&verify_lock).unwrap();
+    let refused = verify_materials(&tables, &held, &NoProgress, 10, &control);
+    assert!(refused_for(refused, &verify_lock));
+    assert!(verify(&tables, &NoProgress, 10).is_empty());
+    drop(other_run);
+    let clean = verify_materials(&tables, &held, &NoProgress, 10, &control).unwrap();
+    assert!(clean.is_empty());
+    assert!(!verify_lock.exists() && !state.exists());
 }
 
 #[test]

@@ -5,7 +5,7 @@ use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::Board;
-use fanorona_solver::{Content, FileState, Material, MaterialIndex, TableFile, TableId};
+use fanorona_solver::{run_lock, Content, FileState, Material, MaterialIndex, TableFile, TableId};
 use serde::Serialize;
 use std::path::Path;
 
@@ -30,8 +30,12 @@ struct Listing {
     /// Every material of this many stones or fewer has both files, of the right shape.
     complete_stones: usize,
     materials: Vec<MaterialLine>,
-    /// State files of builds and verifications stopped midway (the same command goes on).
+    /// State files of builds and verifications stopped midway (the same command goes on), or
+    /// of those running now.
     in_progress: Vec<String>,
+    /// The locks held now: the builds and verifications running in this directory
+    /// (`5x9-loss-4v5.lock`: its state is `5x9-loss-4v5.values.fnpart` or `.fnpart`).
+    running: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -103,6 +107,7 @@ impl ListArgs {
             complete_stones,
             materials,
             in_progress: self.states_in(&board, directory)?,
+            running: self.held_locks_in(&board, directory)?,
         };
         if self.json {
             print_json(&listing);
@@ -156,23 +161,40 @@ impl ListArgs {
     }
 
     /// The state files of this board and rules in `directory`: builds (`.fnpart`) and
-    /// verifications (`.fnverify`) stopped midway.
+    /// verifications (`.fnverify`) stopped midway or running.
     fn states_in(&self, board: &Board, directory: &Path) -> Result<Vec<String>, CliError> {
+        self.files_in(board, directory, |name| {
+            name.ends_with(".fnpart") || name.ends_with(".fnverify")
+        })
+    }
+
+    /// The lock files of this board and rules in `directory` that a run holds now.
+    fn held_locks_in(&self, board: &Board, directory: &Path) -> Result<Vec<String>, CliError> {
+        let mut locks = self.files_in(board, directory, |name| name.ends_with(".lock"))?;
+        locks.retain(|name| run_lock::is_held(&directory.join(name)));
+        Ok(locks)
+    }
+
+    /// The names of the files of this board and rules in `directory` that `wanted` picks,
+    /// sorted.
+    fn files_in(
+        &self,
+        board: &Board,
+        directory: &Path,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, CliError> {
         let rules = self.tables.rules();
         let prefix = TableId::new(board, &rules, Material::new(1, 1)).file_name();
         let prefix = &prefix[..prefix.len() - "1v1.fntb".len()];
         let entries = std::fs::read_dir(directory)
             .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
-        let mut states: Vec<String> = entries
+        let mut names: Vec<String> = entries
             .filter_map(|entry| entry.ok())
             .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .filter(|name| {
-                name.starts_with(prefix)
-                    && (name.ends_with(".fnpart") || name.ends_with(".fnverify"))
-            })
+            .filter(|name| name.starts_with(prefix) && wanted(name))
             .collect();
-        states.sort();
-        Ok(states)
+        names.sort();
+        Ok(names)
     }
 }
 
@@ -207,7 +229,20 @@ fn print_human(listing: &Listing) {
             true => "a build",
             false => "a verification",
         };
-        println!("in progress: {state} ({what} stopped midway: the same command goes on)");
+        let lock = run_lock::lock_beside(Path::new(state));
+        match listing.running.iter().any(|held| Path::new(held) == lock) {
+            true => println!("in progress: {state} ({what} running now)"),
+            false => {
+                println!("in progress: {state} ({what} stopped midway: the same command goes on)")
+            }
+        }
+    }
+    for held in &listing.running {
+        let running_state =
+            |state: &String| run_lock::lock_beside(Path::new(state)) == Path::new(held);
+        if !listing.in_progress.iter().any(running_state) {
+            println!("running now: the run that holds {held} (no state saved yet)");
+        }
     }
 }
 
