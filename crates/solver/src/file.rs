@@ -66,7 +66,7 @@ impl Content {
     }
 
     /// Bytes of payload for `entries` slots.
-    fn payload_bytes(self, entries: u64) -> u64 {
+    pub(crate) fn payload_bytes(self, entries: u64) -> u64 {
         match self {
             Content::Entries => ENTRY_WIDTH as u64 * entries,
             Content::Values => entries.div_ceil(VALUES_PER_BYTE),
@@ -198,6 +198,11 @@ pub enum TableError {
     /// Another run builds or verifies the same tables now, or the lock that says so could
     /// not be taken.
     Busy(crate::run_lock::LockError),
+    /// Too little room on the disk of `directory` for a build, said before it starts.
+    NoRoom {
+        directory: PathBuf,
+        why: String,
+    },
 }
 
 impl From<crate::run_lock::LockError> for TableError {
@@ -245,6 +250,9 @@ impl fmt::Display for TableError {
                 path.display()
             ),
             TableError::Busy(error) => error.fmt(f),
+            TableError::NoRoom { directory, why } => {
+                write!(f, "not enough room in {}: {why}", directory.display())
+            }
         }
     }
 }

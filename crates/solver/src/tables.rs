@@ -3,6 +3,7 @@
 //! Entries live in memory (built in place, for tests and small boards) or in table files,
 //! memory-mapped after their header and checksum were checked (see [`crate::file`]).
 
+use crate::disk_room::{self, Room};
 use crate::entry::Entry;
 use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
 use crate::index::{materials_name, Material, MaterialIndex};
@@ -764,6 +765,8 @@ impl Tables {
         if built(self) {
             return Ok(false);
         }
+        let state = directory.join(values_checkpoint_name(&self.board, &self.rules, material));
+        self.check_room_for_values(material, &state, control.frontier_block)?;
         // Only what its captures reach: above the whole layers, other systems of the same
         // stone counts (3v6 + 6v3 beside 1v8 + 8v1) are gigabytes it never probes.
         let mut smaller = Tables::empty(&self.board, self.rules);
@@ -783,7 +786,7 @@ impl Tables {
                 .expect("smaller materials are solved first")
         };
         let checkpoints = Checkpoints {
-            path: directory.join(values_checkpoint_name(&self.board, &self.rules, material)),
+            path: state,
             every: control.checkpoint_every,
             stop: control.stop,
         };
@@ -806,6 +809,33 @@ impl Tables {
         }
         remove_checkpoint(&checkpoints.path)?;
         Ok(true)
+    }
+
+    /// Refuse a build for values alone of `material`'s system, its state saved in `state`,
+    /// that the disk has no room for (see [`disk_room`]), before it starts rather than hours
+    /// in, at a save.
+    fn check_room_for_values(
+        &self,
+        material: Material,
+        state: &Path,
+        frontier_block: u64,
+    ) -> Result<(), TableError> {
+        let slots = system_slots(&self.board, material);
+        let room = Room {
+            state: values_only::solving_bytes(slots, frontier_block),
+            values: system_materials(material)
+                .map(|m| Content::Values.payload_bytes(MaterialIndex::new(&self.board, m).size()))
+                .sum(),
+            saved: std::fs::metadata(state).map_or(0, |saved| saved.len()),
+        };
+        let directory = state.parent().unwrap_or(Path::new("."));
+        match room.shortfall(disk_room::free_bytes(directory)) {
+            Some(why) => Err(TableError::NoRoom {
+                directory: directory.to_path_buf(),
+                why,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Copy the tables that the captures of `material`'s system probe into memory, as far

@@ -1,0 +1,129 @@
+//! Room on the disk for a build for values alone, checked before it starts. Such a build
+//! saves its state (values and frontier, 14.9 GB for 4v5 + 5v4) to a temporary file beside
+//! the last one and then renames it, and at the end writes the value files (14.1 GB) while
+//! the state is still there: at its peak it holds twice its state on the disk. A save that
+//! finds the disk full stops the build (the last state is kept), hours in; measured before
+//! the start, the same shortfall is said at once.
+
+use std::path::Path;
+
+/// What a build for values alone needs on the disk beyond what it holds there already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Room {
+    /// Bytes of one saved state.
+    pub state: u64,
+    /// Bytes of the value files written at the end.
+    pub values: u64,
+    /// Bytes of the saved state already there (a build going on), 0 for none.
+    pub saved: u64,
+}
+
+impl Room {
+    /// The bytes free that the build needs: at its peak the disk holds a state and either a
+    /// second one being saved or the value files, less the state already there.
+    pub fn needed(&self) -> u64 {
+        (self.state + self.state.max(self.values)).saturating_sub(self.saved)
+    }
+
+    /// None if `free` bytes are enough (or unknown), else why not.
+    pub fn shortfall(&self, free: Option<u64>) -> Option<String> {
+        let free = free?;
+        let needed = self.needed();
+        (free < needed).then(|| {
+            format!(
+                "{} free, and the build needs {} more at its peak (a state of {} saved beside \
+                 the last, or {} of value files beside it; {} already there): free some room, \
+                 or build in another directory",
+                gigabytes(free),
+                gigabytes(needed),
+                gigabytes(self.state),
+                gigabytes(self.values),
+                gigabytes(self.saved),
+            )
+        })
+    }
+}
+
+fn gigabytes(bytes: u64) -> String {
+    format!("{:.1} GB", bytes as f64 / 1e9)
+}
+
+/// The bytes free to this user on the file system of `directory` (None where unknown).
+#[cfg(target_os = "linux")]
+pub fn free_bytes(directory: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(directory.as_os_str().as_bytes()).ok()?;
+    let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a valid C string, and statvfs writes only into `stats`.
+    let result = unsafe { libc::statvfs(path.as_ptr(), stats.as_mut_ptr()) };
+    if result != 0 {
+        return None;
+    }
+    // SAFETY: statvfs returned 0, so it filled `stats`.
+    let stats = unsafe { stats.assume_init() };
+    // The two fields are of other widths on other platforms.
+    #[allow(clippy::unnecessary_cast)]
+    Some(stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
+/// Elsewhere the room is not checked.
+#[cfg(not(target_os = "linux"))]
+pub fn free_bytes(_directory: &Path) -> Option<u64> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 4v5 + 5v4 with frontier blocks of 16: the figures of the fifty-fifth session.
+    const FOUR_FIVE: Room = Room {
+        state: 14_933_355_711,
+        values: 14_054_922_934,
+        saved: 0,
+    };
+
+    #[test]
+    fn a_build_needs_twice_its_state_less_the_state_already_saved() {
+        assert_eq!(FOUR_FIVE.needed(), 2 * 14_933_355_711);
+        let going_on = Room {
+            saved: FOUR_FIVE.state,
+            ..FOUR_FIVE
+        };
+        assert_eq!(going_on.needed(), 14_933_355_711);
+        // Value files larger than the state (no frontier to speak of) set the peak.
+        let small_state = Room {
+            state: 10,
+            values: 30,
+            saved: 0,
+        };
+        assert_eq!(small_state.needed(), 40);
+    }
+
+    #[test]
+    fn too_little_room_is_said_with_the_figures_and_enough_or_unknown_is_not() {
+        let going_on = Room {
+            saved: FOUR_FIVE.state,
+            ..FOUR_FIVE
+        };
+        // The disk of the fifty-fifth session, where a save of this state failed.
+        let said = going_on.shortfall(Some(14_000_000_000)).unwrap();
+        assert!(
+            said.starts_with("14.0 GB free, and the build needs 14.9 GB more"),
+            "{said}"
+        );
+        assert_eq!(going_on.shortfall(Some(15_000_000_000)), None);
+        assert_eq!(going_on.shortfall(None), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_directory_has_some_room_and_one_that_is_not_there_none_known() {
+        let directory = tempfile::tempdir().unwrap();
+        assert!(free_bytes(directory.path()).is_some_and(|free| free > 0));
+        assert_eq!(
+            free_bytes(Path::new("/nonexistent-fanorona-directory")),
+            None
+        );
+    }
+}
