@@ -18,16 +18,16 @@ pub struct Bar {
 struct Plain {
     /// At the last line: a line gives the rate since then.
     last: Mark,
-    /// At the start of the phase (units an earlier run did counted in): the time left is
-    /// what remains at the phase's rate so far, steadier than the rate since the last line.
-    phase: Mark,
+    /// Units of the phase an earlier run did: the time left is what remains at this run's
+    /// rate over the phase (the bar's elapsed time), steadier than the rate since the last line.
+    resumed: u64,
 }
 
 impl Plain {
     fn new() -> Plain {
         Plain {
             last: Mark::now(0),
-            phase: Mark::now(0),
+            resumed: 0,
         }
     }
 }
@@ -89,7 +89,7 @@ impl Bar {
         let total = self.bar.length().unwrap_or(0);
         let rate = done.saturating_sub(plain.last.done) as f64 / since.as_secs_f64();
         let phase_rate =
-            done.saturating_sub(plain.phase.done) as f64 / plain.phase.at.elapsed().as_secs_f64();
+            done.saturating_sub(plain.resumed) as f64 / self.bar.elapsed().as_secs_f64();
         plain.last = Mark::now(done);
         let line = PlainLine {
             name: &self.bar.message(),
@@ -180,7 +180,7 @@ impl Progress for Bar {
         if let Some(plain) = &self.plain {
             let mut plain = plain.lock().expect("progress lock");
             plain.last.done += units;
-            plain.phase.done += units;
+            plain.resumed += units;
         }
     }
 
