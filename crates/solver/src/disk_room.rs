@@ -1,28 +1,29 @@
-//! Room on the disk for a build for values alone, checked before it starts. Such a build
-//! saves its state (values and frontier, 14.9 GB for 4v5 + 5v4) to a temporary file beside
-//! the last one and then renames it, and at the end writes the value files (14.1 GB) while
-//! the state is still there: at its peak it holds twice its state on the disk. A save that
-//! finds the disk full stops the build (the last state is kept), hours in; measured before
-//! the start, the same shortfall is said at once.
+//! Room on the disk for a build, checked before it starts. A build saves its state (for
+//! 4v5 + 5v4 for values alone, values and frontier, 14.9 GB; for a full build, a byte per
+//! position) to a temporary file beside the last one and then renames it, and at the end
+//! writes its table files (14.1 GB of value files for 4v5 + 5v4; entries and values for a
+//! full build) while the state is still there: at its peak it holds its state twice, or its
+//! state and its files. A save that finds the disk full stops the build (the last state is
+//! kept), hours in; measured before the start, the same shortfall is said at once.
 
 use std::path::Path;
 
-/// What a build for values alone needs on the disk beyond what it holds there already.
+/// What a build needs on the disk beyond what it holds there already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Room {
     /// Bytes of one saved state.
     pub state: u64,
-    /// Bytes of the value files written at the end.
-    pub values: u64,
+    /// Bytes of the table files written at the end.
+    pub written: u64,
     /// Bytes of the saved state already there (a build going on), 0 for none.
     pub saved: u64,
 }
 
 impl Room {
     /// The bytes free that the build needs: at its peak the disk holds a state and either a
-    /// second one being saved or the value files, less the state already there.
+    /// second one being saved or the table files, less the state already there.
     pub fn needed(&self) -> u64 {
-        (self.state + self.state.max(self.values)).saturating_sub(self.saved)
+        (self.state + self.state.max(self.written)).saturating_sub(self.saved)
     }
 
     /// None if `free` bytes are enough (or unknown), else why not.
@@ -32,12 +33,12 @@ impl Room {
         (free < needed).then(|| {
             format!(
                 "{} free, and the build needs {} more at its peak (a state of {} saved beside \
-                 the last, or {} of value files beside it; {} already there): free some room, \
+                 the last, or {} of table files beside it; {} already there): free some room, \
                  or build in another directory",
                 gigabytes(free),
                 gigabytes(needed),
                 gigabytes(self.state),
-                gigabytes(self.values),
+                gigabytes(self.written),
                 gigabytes(self.saved),
             )
         })
@@ -79,7 +80,7 @@ mod tests {
     /// 4v5 + 5v4 with frontier blocks of 16: the figures of the fifty-fifth session.
     const FOUR_FIVE: Room = Room {
         state: 14_933_355_711,
-        values: 14_054_922_934,
+        written: 14_054_922_934,
         saved: 0,
     };
 
@@ -91,10 +92,10 @@ mod tests {
             ..FOUR_FIVE
         };
         assert_eq!(going_on.needed(), 14_933_355_711);
-        // Value files larger than the state (no frontier to speak of) set the peak.
+        // Table files larger than the state (a full build's entries and values) set the peak.
         let small_state = Room {
             state: 10,
-            values: 30,
+            written: 30,
             saved: 0,
         };
         assert_eq!(small_state.needed(), 40);

@@ -63,6 +63,12 @@ impl std::fmt::Display for Material {
     }
 }
 
+/// The materials of a system: the material and its swap, once if they are the same (4v4).
+pub fn system_materials(material: Material) -> impl Iterator<Item = Material> {
+    let swapped = (material.swapped() != material).then_some(material.swapped());
+    std::iter::once(material).chain(swapped)
+}
+
 /// `3v6+6v3`: the materials of a system (or any list of them), joined by `+`.
 pub fn materials_name(materials: impl IntoIterator<Item = Material>) -> String {
     let names: Vec<String> = materials.into_iter().map(|m| m.to_string()).collect();

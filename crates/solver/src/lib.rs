@@ -11,7 +11,7 @@
 //! - `part_file`: files written whole or not at all (temporary name, then renamed);
 //! - [`progress`]: how long jobs report progress;
 //! - [`run_lock`]: one build, verification or saved search at a time on the same state;
-//! - [`disk_room`]: room on the disk for a build for values alone, checked before it starts;
+//! - [`disk_room`]: room on the disk for a build, checked before it starts;
 //! - [`verify`]: the independent check of built tables, and their statistics;
 //! - [`search`]: depth-first proof-number search with table leaves;
 //! - [`solve`]: a position's value from two searches, and its certificate;

@@ -37,7 +37,7 @@ pub mod values_only;
 
 use crate::entry::Entry;
 use crate::file::TableError;
-use crate::index::{materials_name, Material, MaterialIndex};
+use crate::index::{materials_name, system_materials, Material, MaterialIndex};
 use crate::progress::Progress;
 use cells::Cells;
 pub use checkpoint::temporary_path;
@@ -124,6 +124,16 @@ pub fn solve_system(
     system.solve(probe, progress, checkpoints)
 }
 
+/// Bytes of the state a build of `material`'s system saves, less its header and the few
+/// distances too deep for a byte: a byte per position and the levels' bits per mover class.
+pub fn saved_state_bytes(board: &Board, material: Material) -> u64 {
+    let level_bytes = (LEVEL_WORDS * std::mem::size_of::<u64>()) as u64;
+    system_materials(material)
+        .map(|m| MaterialIndex::new(board, m))
+        .map(|index| index.size() + index.mover_classes() * level_bytes)
+        .sum()
+}
+
 /// One system to solve, with the largest count its slots must hold per material (the rest of
 /// a slot's codes hold distances; deeper ones go to a map beside).
 struct System<'a> {
@@ -135,12 +145,7 @@ struct System<'a> {
 
 impl System<'_> {
     fn new_slots(&self) -> Vec<Slot> {
-        let mut materials = vec![self.material];
-        if self.material.swapped() != self.material {
-            materials.push(self.material.swapped());
-        }
-        materials
-            .into_iter()
+        system_materials(self.material)
             .map(|m| Slot::new(self.board, m, (self.max_count)(m)))
             .collect()
     }
@@ -822,18 +827,23 @@ mod tests {
         let entries = |tables: Vec<SolvedTable>| -> Vec<Entry> {
             tables.iter().flat_map(|table| table.entries()).collect()
         };
-        assert_a_stopped_build_goes_on("(paika levels: next distance", |progress, checkpoints| {
-            solve_3x5_1v3(None, progress, checkpoints).map(entries)
-        });
+        let state_bytes = saved_state_bytes(&Board::new(3, 5).unwrap(), Material::new(1, 3));
+        assert_a_stopped_build_goes_on(
+            "(paika levels: next distance",
+            state_bytes,
+            |progress, checkpoints| solve_3x5_1v3(None, progress, checkpoints).map(entries),
+        );
     }
 
     /// Stop a build (`solve`, with a progress and where to save) as its captures phase begins
     /// and as its paika phase begins, and once more with its saved state damaged; each time the
     /// build run again gives what a build without stops gives, notes where it went on from
     /// (`paika_note` names the second phase's stage) or that it ignored the damaged state, and
-    /// its first bar counts as many positions in all as one without stops.
+    /// its first bar counts as many positions in all as one without stops. Each saved state
+    /// holds the `state_bytes` that the disk's room is reckoned with, and a header.
     pub(super) fn assert_a_stopped_build_goes_on<T: PartialEq>(
         paika_note: &str,
+        state_bytes: u64,
         solve: impl Fn(&dyn Progress, Option<&Checkpoints>) -> Result<Vec<T>, TableError>,
     ) {
         let never = AtomicBool::new(false);
@@ -853,6 +863,11 @@ mod tests {
             assert!(
                 matches!(stopped, Err(TableError::Stopped { .. })),
                 "{phase}"
+            );
+            let saved = std::fs::metadata(&checkpoints.path).unwrap().len();
+            assert!(
+                (state_bytes..state_bytes + 512).contains(&saved),
+                "{phase}: a state of {saved} bytes, reckoned at {state_bytes} and a header"
             );
             if damage {
                 let mut bytes = std::fs::read(&checkpoints.path).unwrap();

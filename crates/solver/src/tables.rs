@@ -6,10 +6,10 @@
 use crate::disk_room::{self, Room};
 use crate::entry::Entry;
 use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
-use crate::index::{materials_name, Material, MaterialIndex};
+use crate::index::{materials_name, system_materials, Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::values_only::{self, solve_system_values};
-use crate::retrograde::{solve_system, temporary_path, Checkpoints, SolvedTable};
+use crate::retrograde::{self, solve_system, temporary_path, Checkpoints, SolvedTable};
 use crate::run_lock::RunLock;
 use fanorona_engine::movegen::children;
 use fanorona_engine::{Blocked, Board, Position, Rules, Value};
@@ -253,12 +253,6 @@ fn systems(stones: usize) -> impl Iterator<Item = Material> {
         .map(move |a| Material::new(a, stones - a))
 }
 
-/// The materials of a system: the material and its swap, once if they are the same (4v4).
-fn system_materials(material: Material) -> impl Iterator<Item = Material> {
-    let swapped = (material.swapped() != material).then_some(material.swapped());
-    std::iter::once(material).chain(swapped)
-}
-
 /// The systems of one stone count to solve together, as ranges of `sizes` (their slots, in
 /// the order they are built): as many consecutive systems as fit in half the memory
 /// `available` at [`SOLVING_BYTES_PER_SLOT`]; one at a time where it is not known.
@@ -394,6 +388,23 @@ pub fn values_checkpoint_name(board: &Board, rules: &Rules, material: Material) 
 fn build_lock_path(tables: &Tables, material: Material, directory: &Path) -> PathBuf {
     let state = checkpoint_name(&tables.board, &tables.rules, material);
     crate::run_lock::lock_beside(&directory.join(state))
+}
+
+/// Refuse a build that the disk of `directory` has no room for (see [`disk_room`]), before it
+/// starts rather than hours in, at a save.
+fn check_room(directory: &Path, room: Room) -> Result<(), TableError> {
+    match room.shortfall(disk_room::free_bytes(directory)) {
+        Some(why) => Err(TableError::NoRoom {
+            directory: directory.to_path_buf(),
+            why,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Bytes of the state saved in `path`, 0 if there is none.
+fn saved_bytes(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |saved| saved.len())
 }
 
 /// Remove a system's state file, and the temporary one a save killed midway leaves.
@@ -613,6 +624,7 @@ impl Tables {
             .collect();
         for batch in side_by_side(&sizes, control.available_memory) {
             let (batch, batch_sizes) = (&to_solve[batch.clone()], &sizes[batch]);
+            check_room(directory, self.room_for_full_build(batch, directory))?;
             let slots_solved = batch_sizes.iter().sum();
             let solved = self.solve_side_by_side(batch, slots_solved, directory, control, progress);
             // Every system solved is written before any error is returned, so that a stop
@@ -766,7 +778,15 @@ impl Tables {
             return Ok(false);
         }
         let state = directory.join(values_checkpoint_name(&self.board, &self.rules, material));
-        self.check_room_for_values(material, &state, control.frontier_block)?;
+        let slots = system_slots(&self.board, material);
+        check_room(
+            directory,
+            Room {
+                state: values_only::solving_bytes(slots, control.frontier_block),
+                written: self.file_bytes(material, &[Content::Values]),
+                saved: saved_bytes(&state),
+            },
+        )?;
         // Only what its captures reach: above the whole layers, other systems of the same
         // stone counts (3v6 + 6v3 beside 1v8 + 8v1) are gigabytes it never probes.
         let mut smaller = Tables::empty(&self.board, self.rules);
@@ -811,30 +831,26 @@ impl Tables {
         Ok(true)
     }
 
-    /// Refuse a build for values alone of `material`'s system, its state saved in `state`,
-    /// that the disk has no room for (see [`disk_room`]), before it starts rather than hours
-    /// in, at a save.
-    fn check_room_for_values(
-        &self,
-        material: Material,
-        state: &Path,
-        frontier_block: u64,
-    ) -> Result<(), TableError> {
-        let slots = system_slots(&self.board, material);
-        let room = Room {
-            state: values_only::solving_bytes(slots, frontier_block),
-            values: system_materials(material)
-                .map(|m| Content::Values.payload_bytes(MaterialIndex::new(&self.board, m).size()))
+    /// Bytes of the files of `contents` that a build of `material`'s system writes.
+    fn file_bytes(&self, material: Material, contents: &[Content]) -> u64 {
+        let sizes = system_materials(material).map(|m| MaterialIndex::new(&self.board, m).size());
+        sizes
+            .flat_map(|size| contents.iter().map(move |c| c.payload_bytes(size)))
+            .sum()
+    }
+
+    /// What a full build of the systems of `batch`, solved side by side, needs on the disk
+    /// of `directory`.
+    fn room_for_full_build(&self, batch: &[Material], directory: &Path) -> Room {
+        let state_path = |m| directory.join(checkpoint_name(&self.board, &self.rules, m));
+        let both = [Content::Entries, Content::Values];
+        Room {
+            state: batch
+                .iter()
+                .map(|&m| retrograde::saved_state_bytes(&self.board, m))
                 .sum(),
-            saved: std::fs::metadata(state).map_or(0, |saved| saved.len()),
-        };
-        let directory = state.parent().unwrap_or(Path::new("."));
-        match room.shortfall(disk_room::free_bytes(directory)) {
-            Some(why) => Err(TableError::NoRoom {
-                directory: directory.to_path_buf(),
-                why,
-            }),
-            None => Ok(()),
+            written: batch.iter().map(|&m| self.file_bytes(m, &both)).sum(),
+            saved: batch.iter().map(|&m| saved_bytes(&state_path(m))).sum(),
         }
     }
 

@@ -37,7 +37,7 @@ mod checkpoint;
 
 use super::{captures_resumed, predecessor_forms, Checkpoints, Saver};
 use crate::file::TableError;
-use crate::index::{materials_name, Material, MaterialIndex, SlotWalk};
+use crate::index::{materials_name, system_materials, Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
 use crate::zeroed_memory::ZeroedMemory;
 use checkpoint::{Stage, Sweeps};
@@ -324,10 +324,7 @@ pub fn solve_system_values(
         frontier_block.is_power_of_two() && frontier_block <= MAX_FRONTIER_BLOCK,
         "a frontier block of {frontier_block} positions"
     );
-    let mut materials = vec![material];
-    if material.swapped() != material {
-        materials.push(material.swapped());
-    }
+    let materials = system_materials(material).collect();
     let system = System {
         board,
         rules,
@@ -976,8 +973,13 @@ mod tests {
         for block in [1, 8] {
             let plain = solve_3x5_1v3(block, &crate::progress::NoProgress, None).unwrap();
             assert!(plain.contains(&Value::Win) && plain.contains(&Value::Loss));
-            assert_a_stopped_build_goes_on("(passing values on)", |progress, checkpoints| {
-                solve_3x5_1v3(block, progress, checkpoints)
+            let board = Board::new(3, 5).unwrap();
+            let slots = system_materials(Material::new(1, 3))
+                .map(|m| MaterialIndex::new(&board, m).size())
+                .sum();
+            let state_bytes = solving_bytes(slots, block);
+            assert_a_stopped_build_goes_on("(passing values on)", state_bytes, |progress, c| {
+                solve_3x5_1v3(block, progress, c)
             });
         }
     }
