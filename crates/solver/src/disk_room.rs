@@ -11,19 +11,46 @@ use std::path::Path;
 /// What a build needs on the disk beyond what it holds there already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Room {
-    /// Bytes of one saved state.
+    /// Bytes of the saved states of the systems it solves (side by side, for a full build
+    /// of small systems).
+    pub states: u64,
+    /// The most bytes it writes beside them at once: a second state while one is saved, or
+    /// one system's table files at the end.
+    pub beside: u64,
+    /// Bytes of the saved states already there (a build going on), 0 for none.
+    pub saved: u64,
+}
+
+/// One system of a build: its saved state, the table files it writes, and the bytes of its
+/// state already saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SystemFiles {
     pub state: u64,
-    /// Bytes of the table files written at the end.
     pub written: u64,
-    /// Bytes of the saved state already there (a build going on), 0 for none.
     pub saved: u64,
 }
 
 impl Room {
-    /// The bytes free that the build needs: at its peak the disk holds a state and either a
-    /// second one being saved or the table files, less the state already there.
+    /// The room of a build that solves `systems` at once: all their states, and beside them
+    /// the largest of a second state or one system's files (the systems save and write one
+    /// at a time).
+    pub fn of_systems(systems: impl IntoIterator<Item = SystemFiles>) -> Room {
+        let mut room = Room {
+            states: 0,
+            beside: 0,
+            saved: 0,
+        };
+        for system in systems {
+            room.states += system.state;
+            room.beside = room.beside.max(system.state).max(system.written);
+            room.saved += system.saved;
+        }
+        room
+    }
+
+    /// The bytes free that the build needs at its peak, less the states already there.
     pub fn needed(&self) -> u64 {
-        (self.state + self.state.max(self.written)).saturating_sub(self.saved)
+        (self.states + self.beside).saturating_sub(self.saved)
     }
 
     /// None if `free` bytes are enough (or unknown), else why not.
@@ -32,13 +59,13 @@ impl Room {
         let needed = self.needed();
         (free < needed).then(|| {
             format!(
-                "{} free, and the build needs {} more at its peak (a state of {} saved beside \
-                 the last, or {} of table files beside it; {} already there): free some room, \
-                 or build in another directory",
+                "{} free, and the build needs {} more at its peak ({} of saved state, and \
+                 {} beside it at once: a state being saved or the table files written; {} \
+                 already there): free some room, or build in another directory",
                 gigabytes(free),
                 gigabytes(needed),
-                gigabytes(self.state),
-                gigabytes(self.written),
+                gigabytes(self.states),
+                gigabytes(self.beside),
                 gigabytes(self.saved),
             )
         })
@@ -78,7 +105,7 @@ mod tests {
     use super::*;
 
     /// 4v5 + 5v4 with frontier blocks of 16: the figures of the fifty-fifth session.
-    const FOUR_FIVE: Room = Room {
+    const FOUR_FIVE: SystemFiles = SystemFiles {
         state: 14_933_355_711,
         written: 14_054_922_934,
         saved: 0,
@@ -86,27 +113,46 @@ mod tests {
 
     #[test]
     fn a_build_needs_twice_its_state_less_the_state_already_saved() {
-        assert_eq!(FOUR_FIVE.needed(), 2 * 14_933_355_711);
-        let going_on = Room {
+        assert_eq!(Room::of_systems([FOUR_FIVE]).needed(), 2 * 14_933_355_711);
+        let going_on = SystemFiles {
             saved: FOUR_FIVE.state,
             ..FOUR_FIVE
         };
-        assert_eq!(going_on.needed(), 14_933_355_711);
+        assert_eq!(Room::of_systems([going_on]).needed(), 14_933_355_711);
         // Table files larger than the state (a full build's entries and values) set the peak.
-        let small_state = Room {
+        let small_state = SystemFiles {
             state: 10,
             written: 30,
             saved: 0,
         };
-        assert_eq!(small_state.needed(), 40);
+        assert_eq!(Room::of_systems([small_state]).needed(), 40);
+    }
+
+    #[test]
+    fn systems_side_by_side_need_all_their_states_and_the_largest_thing_written_beside() {
+        let system = |state, written| SystemFiles {
+            state,
+            written,
+            saved: 0,
+        };
+        let room = Room::of_systems([system(10, 30), system(50, 20), system(5, 5)]);
+        assert_eq!(room.needed(), 65 + 50);
+        let going_on = SystemFiles {
+            saved: 10,
+            ..system(10, 30)
+        };
+        assert_eq!(
+            Room::of_systems([going_on, system(50, 20)]).needed(),
+            60 + 50 - 10
+        );
     }
 
     #[test]
     fn too_little_room_is_said_with_the_figures_and_enough_or_unknown_is_not() {
-        let going_on = Room {
+        let going_on = Room::of_systems([SystemFiles {
             saved: FOUR_FIVE.state,
             ..FOUR_FIVE
-        };
+        }]);
         // The disk of the fifty-fifth session, where a save of this state failed.
         let said = going_on.shortfall(Some(14_000_000_000)).unwrap();
         assert!(

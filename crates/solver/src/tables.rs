@@ -3,7 +3,7 @@
 //! Entries live in memory (built in place, for tests and small boards) or in table files,
 //! memory-mapped after their header and checksum were checked (see [`crate::file`]).
 
-use crate::disk_room::{self, Room};
+use crate::disk_room::{self, Room, SystemFiles};
 use crate::entry::Entry;
 use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
 use crate::index::{materials_name, system_materials, Material, MaterialIndex};
@@ -779,14 +779,12 @@ impl Tables {
         }
         let state = directory.join(values_checkpoint_name(&self.board, &self.rules, material));
         let slots = system_slots(&self.board, material);
-        check_room(
-            directory,
-            Room {
-                state: values_only::solving_bytes(slots, control.frontier_block),
-                written: self.file_bytes(material, &[Content::Values]),
-                saved: saved_bytes(&state),
-            },
-        )?;
+        let files = SystemFiles {
+            state: values_only::solving_bytes(slots, control.frontier_block),
+            written: self.file_bytes(material, &[Content::Values]),
+            saved: saved_bytes(&state),
+        };
+        check_room(directory, Room::of_systems([files]))?;
         // Only what its captures reach: above the whole layers, other systems of the same
         // stone counts (3v6 + 6v3 beside 1v8 + 8v1) are gigabytes it never probes.
         let mut smaller = Tables::empty(&self.board, self.rules);
@@ -842,16 +840,15 @@ impl Tables {
     /// What a full build of the systems of `batch`, solved side by side, needs on the disk
     /// of `directory`.
     fn room_for_full_build(&self, batch: &[Material], directory: &Path) -> Room {
-        let state_path = |m| directory.join(checkpoint_name(&self.board, &self.rules, m));
         let both = [Content::Entries, Content::Values];
-        Room {
-            state: batch
-                .iter()
-                .map(|&m| retrograde::saved_state_bytes(&self.board, m))
-                .sum(),
-            written: batch.iter().map(|&m| self.file_bytes(m, &both)).sum(),
-            saved: batch.iter().map(|&m| saved_bytes(&state_path(m))).sum(),
-        }
+        Room::of_systems(batch.iter().map(|&material| {
+            let state = directory.join(checkpoint_name(&self.board, &self.rules, material));
+            SystemFiles {
+                state: retrograde::saved_state_bytes(&self.board, material),
+                written: self.file_bytes(material, &both),
+                saved: saved_bytes(&state),
+            }
+        }))
     }
 
     /// Copy the tables that the captures of `material`'s system probe into memory, as far
