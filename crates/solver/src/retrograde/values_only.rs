@@ -35,7 +35,7 @@
 
 mod checkpoint;
 
-use super::{captures_resumed, predecessor_forms, Checkpoints, Saver};
+use super::{captures_resumed, captures_step, predecessor_forms, Checkpoints, Saver};
 use crate::file::TableError;
 use crate::index::{materials_name, system_materials, Material, MaterialIndex, SlotWalk};
 use crate::progress::Progress;
@@ -437,11 +437,7 @@ impl System<'_> {
             let classes = slot.index.mover_classes();
             let first = stage.classes_done(s, classes);
             progress.resumed(first * slot.index.waiting_sets());
-            // Each task is one mover class: a step of fewer classes than threads leaves
-            // threads idle (the classes of 1v9, one per place of its lone stone, hold 7 × 10^8
-            // positions each).
-            let threads = rayon::current_num_threads() as u64;
-            let step = classes.div_ceil(steps).max(threads);
+            let step = captures_step(classes, steps, rayon::current_num_threads() as u64);
             for start in (first..classes).step_by(step as usize) {
                 let end = (start + step).min(classes);
                 decide_at_once(self.board, self.rules, slot, start..end, probe, progress);
