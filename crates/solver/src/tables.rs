@@ -299,7 +299,7 @@ impl Progress for CombinedProgress<'_> {
 }
 
 /// The slots of the tables of `material`'s system on `board`.
-fn system_slots(board: &Board, material: Material) -> u64 {
+pub(crate) fn system_slots(board: &Board, material: Material) -> u64 {
     system_materials(material)
         .map(|m| MaterialIndex::new(board, m).size())
         .sum()

@@ -970,9 +970,7 @@ mod tests {
             let plain = solve_3x5_1v3(block, &crate::progress::NoProgress, None).unwrap();
             assert!(plain.contains(&Value::Win) && plain.contains(&Value::Loss));
             let board = Board::new(3, 5).unwrap();
-            let slots = system_materials(Material::new(1, 3))
-                .map(|m| MaterialIndex::new(&board, m).size())
-                .sum();
+            let slots = crate::tables::system_slots(&board, Material::new(1, 3));
             let state_bytes = solving_bytes(slots, block);
             assert_a_stopped_build_goes_on("(passing values on)", state_bytes, |progress, c| {
                 solve_3x5_1v3(block, progress, c)
