@@ -20,6 +20,9 @@
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
 #                                # there (e.g. e4-e3W, a Black win: 20 minutes over the
 #                                # 8-stone layer, about an hour over less), resumable
+#   scripts/reproduce.sh open FILE   # one of the open questions of data/open (e.g.
+#                                # d3-e3W-held-if-both): the tables its searches use, then
+#                                # Black's search at each of its positions: hours, resumable
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
 #   scripts/reproduce.sh recorded   # every certificate kept in data/proofs checked, over the
@@ -89,12 +92,26 @@ first_move() { # first_move TURN
     "$bin" check-proof "${certificates[@]}" --tables "$tables" --json
 }
 
+# The four systems of the 8-stone layer, the most useful first.
+eight_stone_systems=(4v4 3v5 2v6 1v7)
+
+# Every 5x9 table of at most 8 stones, built where missing (not verified: eight_stones
+# verifies): from nothing 1 h 4 min to 1 h 10 min on 2 cores (data/tables-5x9.md). Each
+# build's JSON report goes to stdout.
+eight_stone_layer() {
+    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
+    local system
+    for system in "${eight_stone_systems[@]}"; do
+        "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
+    done
+}
+
 # 8-stone systems over the complete 7-stone tables, the most useful first (data/eight-stones.md):
 # 4v4 took 62 minutes, 3v5 + 5v3 about 1.6 hours and 2v6 + 6v2 48 minutes to build on 2 cores.
 # A build or a verification stopped or killed goes on from its last saved state when run again.
 eight_stones() { # eight_stones [SYSTEM…]
     local systems=("$@")
-    [ ${#systems[@]} -gt 0 ] || systems=(4v4 3v5 2v6 1v7)
+    [ ${#systems[@]} -gt 0 ] || systems=("${eight_stone_systems[@]}")
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
     for system in "${systems[@]}"; do
         "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
@@ -109,10 +126,7 @@ eight_stones() { # eight_stones [SYSTEM…]
 nine_stones() { # nine_stones [SYSTEM…]
     local systems=("$@")
     [ ${#systems[@]} -gt 0 ] || systems=(5v4 3v6)
-    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
-    for system in 4v4 3v5 2v6 1v7; do
-        "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
-    done
+    eight_stone_layer
     for system in "${systems[@]}"; do
         "$bin" tables build --board 5x9 --stones 9 --only "$system" --values-only \
             --frontier-block 16 --checkpoint-minutes 30 --tables "$tables" --json
@@ -125,10 +139,7 @@ nine_stones() { # nine_stones [SYSTEM…]
 # minutes on 2 cores) and 1v9 + 9v1 (10 stones), each built and verified; then the hunts bench
 # over the 8-stone layer without them, with 1v8 + 8v1, and with both (data/hunts-4v8-4v9.txt).
 hunt_tables() {
-    "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
-    for system in 4v4 3v5 2v6 1v7; do
-        "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
-    done
+    eight_stone_layer
     for stones in 9 10; do
         "$bin" tables build --board 5x9 --stones "$stones" --only "1v$((stones - 1))" \
             --values-only --checkpoint-minutes 30 --tables "$tables" --json
@@ -241,6 +252,59 @@ if [ "$mode" = nine-stones ]; then
     exit
 fi
 
+# One of the open questions kept in data/open (FILE: its path, or its name such as
+# d3-e3W-held-if-both), as far as it goes. First the tables its searches use, each built where
+# missing: the 8-stone layer, then the 9-stone systems of OPEN_NINE (default all four, cheapest
+# first: 1v8 2v7 3v6 5v4, about 7 hours on 2 cores from nothing; not verified here, see
+# nine-stones), values alone. Then "can Black force a win?" (the question of every file there)
+# at each of its positions, OPEN_PARALLEL at once (default 2, one per core), each saved in
+# $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
+# settles. Every step goes on where it stopped: run the same command again after a stop or a
+# Ctrl-C. OPEN_MEMORY (MiB a search, default 1024) and OPEN_MAX_NODES (a search and a run)
+# bound it; `fanorona solve --positions FILE --only black --state DIR --status` shows where
+# each search stands.
+open_question() { # open_question FILE
+    local file=$1
+    [ -f "$file" ] || file=data/open/${1%.txt}.txt
+    [ -f "$file" ] || {
+        echo "open: no file '$1' (data/open holds: $(cd data/open && echo *.txt))" >&2
+        exit 2
+    }
+    local name state certificates
+    name=$(basename "$file" .txt)
+    state=${STATE:-state}/open-$name
+    certificates=$proofs/open-$name
+    local nine system derive=()
+    read -r -a nine <<<"${OPEN_NINE:-1v8 2v7 3v6 5v4}"
+    eight_stone_layer >/dev/null
+    for system in "${nine[@]}"; do
+        "$bin" tables build --board 5x9 --stones 9 --only "$system" --values-only \
+            --frontier-block 16 --checkpoint-minutes 30 --tables "$tables" --json >/dev/null
+        # The larger systems answer one half one ply on from the other, so that the searches
+        # and the tables fit in memory together (solve --derive).
+        case $system in
+        2v7 | 7v2) derive+=(2v7) ;;
+        3v6 | 6v3) derive+=(6v3) ;;
+        4v5 | 5v4) derive+=(4v5) ;;
+        esac
+    done
+    local derived=()
+    [ ${#derive[@]} -eq 0 ] || derived=(--derive "$(IFS=,; echo "${derive[*]}")")
+    echo "$file: can Black force a win? (state in $state, certificates in $certificates)" >&2
+    if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
+        --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
+        --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
+        --certificate "$certificates" --json; then
+        echo "not settled yet: run the same command again to go on" >&2
+        exit 1
+    fi
+}
+
+if [ "$mode" = open ]; then
+    open_question "${2:?open needs a file of data/open, e.g. d3-e3W-held-if-both}"
+    exit
+fi
+
 if [ "$mode" = hunt-tables ]; then
     hunt_tables
     exit
@@ -275,10 +339,7 @@ recorded() {
         data/proofs/README.md | sort -u | while read -r board stones; do
         [ "$stones" -le "$max_stones" ] || continue
         if [ "$board" = 5x9 ] && [ "$stones" -eq 8 ]; then
-            "$bin" tables build --board 5x9 --stones 7 --tables "$tables" >&2
-            for system in 4v4 3v5 2v6 1v7; do
-                "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" >&2
-            done
+            eight_stone_layer >&2
         else
             "$bin" tables build --board "$board" --stones "$stones" --tables "$tables" >&2
         fi
