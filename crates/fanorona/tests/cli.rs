@@ -1395,6 +1395,95 @@ fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
     assert!(turns.len() < all_turns, "later turns were not started");
 }
 
+/// Runs the binary with `args`, sends it `signal` (as `kill` names it: "TERM", "HUP") after
+/// `wait`, and returns its output.
+fn signalled(args: &[&str], signal: &str, wait: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(wait);
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
+/// The files in `dir` whose names end in `extension`.
+fn files_ending(dir: &std::path::Path, extension: &str) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(extension))
+        .collect()
+}
+
+#[test]
+fn a_termination_signal_stops_a_build_and_a_search_as_ctrl_c_does_saving_their_state() {
+    // `kill`, a shutdown (SIGTERM) or a closed terminal (SIGHUP) must not lose the work since
+    // the last save. The 5x9 tables up to 6 stones take far longer to build than the second
+    // waited for, with saves every 20 minutes by default: only the stop saves a state here.
+    let dir = scratch("stopped-by-sigterm");
+    let tables = dir.join("tables");
+    let build = [
+        "tables",
+        "build",
+        "--board",
+        "5x9",
+        "--stones",
+        "6",
+        "--tables",
+        tables.to_str().unwrap(),
+        "--json",
+    ];
+    let output = signalled(&build, "TERM", std::time::Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("interrupted; the state is saved in"),
+        "{stderr}"
+    );
+    assert!(!files_ending(&tables, ".fnpart").is_empty(), "{stderr}");
+    let listed = json(&[
+        "tables",
+        "list",
+        "--board",
+        "5x9",
+        "--tables",
+        tables.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(!listed["in_progress"].as_array().unwrap().is_empty());
+
+    // A search saved in --state, stopped by SIGHUP long before it settles (White's question at
+    // the 5x9 start without tables: billions of nodes).
+    let state = dir.join("state");
+    let solve = [
+        "solve",
+        "--board",
+        "5x9",
+        "--only",
+        "white",
+        "--memory",
+        "16",
+        "--max-nodes",
+        "1000000000000",
+        "--save-every",
+        "0",
+        "--state",
+        state.to_str().unwrap(),
+        "--json",
+    ];
+    let output = signalled(&solve, "HUP", std::time::Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(files_ending(&state, ".dfpn").len(), 1, "{stderr}");
+}
+
 #[test]
 fn positions_from_a_file_are_solved_together_with_their_certificates() {
     let dir = scratch("solve-positions");

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Set by Ctrl-C.
+/// Set by Ctrl-C, SIGTERM or SIGHUP.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// How many times its --memory a search may take at its peak, while it closes holds (its
@@ -80,9 +80,10 @@ pub struct SolveArgs {
     /// never its answers; a saved search may go on with either.
     #[arg(long, value_name = "HOW", default_value = "sum")]
     counting: CountingArg,
-    /// Keep the searches here between runs: a search stopped by Ctrl-C or by --max-nodes is
-    /// saved, and a later run with the same directory and position goes on from it (--memory
-    /// may differ between runs: the saved table is moved into one of the new size).
+    /// Keep the searches here between runs: a search stopped by Ctrl-C (or SIGTERM, SIGHUP) or
+    /// by --max-nodes is saved, and a later run with the same directory and position goes on
+    /// from it (--memory may differ between runs: the saved table is moved into one of the new
+    /// size).
     #[arg(long, value_name = "DIR")]
     state: Option<PathBuf>,
     /// With --state: also save the searches there every this many minutes while they run, so
@@ -263,7 +264,7 @@ impl SolveArgs {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
         self.make_directories()?;
-        // Ctrl-C stops the searches cleanly (and saves them with --state).
+        // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
         let rules = self.tables.rules();
         let tables = self.open_tables(&board, rules)?;

@@ -96,7 +96,7 @@ struct TurnReport {
     found: &'static str,
 }
 
-/// Whether Ctrl-C was pressed.
+/// Whether Ctrl-C was pressed (or SIGTERM, SIGHUP came).
 fn interrupted(request: &SplitRequest) -> bool {
     (request.setup.stop).is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
 }

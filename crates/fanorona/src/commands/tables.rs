@@ -32,8 +32,8 @@ enum TablesCommand {
     Build(BuildArgs),
     /// Re-derive every entry of every file from its successors and report any mismatch; check
     /// each value file against its entry file. What is checked is saved as it goes (beside the
-    /// tables, as `.fnverify`): a verification stopped with Ctrl-C, or killed, goes on from
-    /// there when run again. The tables it probes are copied into memory first, as far as the
+    /// tables, as `.fnverify`): a verification stopped with Ctrl-C (or SIGTERM, SIGHUP), or
+    /// killed, goes on from there when run again. The tables it probes are copied into memory first, as far as the
     /// memory available allows.
     Verify(Scope),
     /// Positions, wins, draws, losses and the longest win, per material.
@@ -49,8 +49,8 @@ struct BuildArgs {
     #[command(flatten)]
     scope: Scope,
     /// Minutes between saves of the state of the system being solved (beside its files, as
-    /// `.fnpart`): a build stopped with Ctrl-C, or killed, goes on from the last save when run
-    /// again. 0 saves after every step.
+    /// `.fnpart`): a build stopped with Ctrl-C (or SIGTERM, SIGHUP: it saves first), or
+    /// killed, goes on from the last save when run again. 0 saves after every step.
     #[arg(long, value_name = "MINUTES", default_value_t = 20.0)]
     checkpoint_minutes: f64,
     /// Solve the top stone count for values alone: value files only (what searches probe), no
@@ -216,18 +216,20 @@ impl SystemLine {
     }
 }
 
-/// Set by Ctrl-C: a build saves the system it is solving and stops; a verification, what it
-/// has checked.
+/// Set by Ctrl-C, SIGTERM or SIGHUP: a build saves the system it is solving and stops; a
+/// verification, what it has checked.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Make the first Ctrl-C set [`STOP`] (saying so) and a second one quit at once.
-fn stop_on_ctrl_c() {
+/// Make the first stop signal set [`STOP`] (saying so) and a second one quit at once. SIGTERM
+/// and SIGHUP (`kill`, a shutdown, a closed terminal) stop as Ctrl-C does, so that the
+/// hours since the last save are not lost with the process.
+fn stop_on_signal() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::Relaxed) {
             std::process::exit(130);
         }
         eprintln!(
-            "\nstopping: the state is saved at the end of the step under way (Ctrl-C again \
+            "\nstopping: the state is saved at the end of the step under way (a second Ctrl-C \
              quits at once, losing the work since the last save)"
         );
     });
@@ -255,7 +257,7 @@ fn build(args: &BuildArgs) -> Result<(), CliError> {
         frontier_block: args.frontier_block,
         available_memory: available_memory(),
     };
-    stop_on_ctrl_c();
+    stop_on_signal();
     let clock = Instant::now();
     let bar = Bar::new();
     let request = BuildRequest {
@@ -386,7 +388,7 @@ fn verify_with_bar(scope: &Scope, tables: &Tables) -> Result<Vec<Mismatch>, CliE
         )),
         stop: Some(&STOP),
     };
-    stop_on_ctrl_c();
+    stop_on_signal();
     let bar = Bar::new();
     let mismatches = verify_materials(tables, &scope.materials(), &bar, 100, &control);
     bar.finish();
