@@ -4,6 +4,7 @@ mod commands;
 mod output;
 mod progress;
 mod setup;
+mod stop_signal;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

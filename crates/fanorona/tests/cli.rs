@@ -1395,22 +1395,31 @@ fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
     assert!(turns.len() < all_turns, "later turns were not started");
 }
 
-/// Runs the binary with `args`, sends it `signal` (as `kill` names it: "TERM", "HUP") after
-/// `wait`, and returns its output.
-fn signalled(args: &[&str], signal: &str, wait: std::time::Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+/// The binary started with `args` (under `nohup` where `nohup` is true), its output piped.
+fn spawned(args: &[&str], nohup: bool) -> std::process::Child {
+    let binary = env!("CARGO_BIN_EXE_fanorona");
+    let mut command = match nohup {
+        true => Command::new("nohup"),
+        false => Command::new(binary),
+    };
+    if nohup {
+        command.arg(binary);
+    }
+    command
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("the binary runs");
-    std::thread::sleep(wait);
+        .expect("the binary runs")
+}
+
+/// Send `signal` (as `kill` names it: "TERM", "HUP") to `child`.
+fn send(child: &std::process::Child, signal: &str) {
     let sent = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .expect("kill runs");
     assert!(sent.success());
-    child.wait_with_output().unwrap()
 }
 
 /// The files in `dir` whose names end in `extension`.
@@ -1425,8 +1434,9 @@ fn files_ending(dir: &std::path::Path, extension: &str) -> Vec<std::path::PathBu
 #[test]
 fn a_termination_signal_stops_a_build_and_a_search_as_ctrl_c_does_saving_their_state() {
     // `kill`, a shutdown (SIGTERM) or a closed terminal (SIGHUP) must not lose the work since
-    // the last save. The 5x9 tables up to 6 stones take far longer to build than the second
+    // the last save. The 5x9 tables up to 6 stones take far longer to build than the seconds
     // waited for, with saves every 20 minutes by default: only the stop saves a state here.
+    let wait = std::time::Duration::from_millis(1500);
     let dir = scratch("stopped-by-sigterm");
     let tables = dir.join("tables");
     let build = [
@@ -1440,7 +1450,17 @@ fn a_termination_signal_stops_a_build_and_a_search_as_ctrl_c_does_saving_their_s
         tables.to_str().unwrap(),
         "--json",
     ];
-    let output = signalled(&build, "TERM", std::time::Duration::from_millis(1500));
+    // Under nohup, SIGHUP stays ignored: a job left running goes on when its terminal closes.
+    let mut child = spawned(&build, true);
+    std::thread::sleep(wait);
+    send(&child, "HUP");
+    std::thread::sleep(wait);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "nohup's SIGHUP ignored"
+    );
+    send(&child, "TERM");
+    let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
@@ -1478,7 +1498,10 @@ fn a_termination_signal_stops_a_build_and_a_search_as_ctrl_c_does_saving_their_s
         state.to_str().unwrap(),
         "--json",
     ];
-    let output = signalled(&solve, "HUP", std::time::Duration::from_millis(1500));
+    let child = spawned(&solve, false);
+    std::thread::sleep(wait);
+    send(&child, "HUP");
+    let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert_eq!(files_ending(&state, ".dfpn").len(), 1, "{stderr}");

@@ -7,6 +7,7 @@ use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{parse_material, PositionArgs, TableArgs};
+use crate::stop_signal::on_stop_signal;
 use clap::{Args, ValueEnum};
 use fanorona_engine::{
     format_position, format_turn, parse_position, turns, Board, Color, Position, Rules,
@@ -265,7 +266,7 @@ impl SolveArgs {
         }
         self.make_directories()?;
         // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+        on_stop_signal(|| STOP.store(true, Ordering::Relaxed));
         let rules = self.tables.rules();
         let tables = self.open_tables(&board, rules)?;
         let bar = Bar::new();

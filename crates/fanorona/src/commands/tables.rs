@@ -5,6 +5,7 @@ use crate::commands::tables_list::ListArgs;
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{parse_material, TableArgs};
+use crate::stop_signal::on_stop_signal;
 use clap::{Args, Subcommand};
 use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::retrograde::values_only::MAX_FRONTIER_BLOCK;
@@ -224,7 +225,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// and SIGHUP (`kill`, a shutdown, a closed terminal) stop as Ctrl-C does, so that the
 /// hours since the last save are not lost with the process.
 fn stop_on_signal() {
-    let _ = ctrlc::set_handler(|| {
+    on_stop_signal(|| {
         if STOP.swap(true, Ordering::Relaxed) {
             std::process::exit(130);
         }
