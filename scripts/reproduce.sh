@@ -254,9 +254,11 @@ fi
 
 # One of the open questions kept in data/open (FILE: its path, or its name such as
 # d3-e3W-held-if-both), as far as it goes. First the tables its searches use, each built where
-# missing: the 8-stone layer, then the 9-stone systems of OPEN_NINE (default all four, cheapest
-# first: 1v8 2v7 3v6 5v4, about 7 hours on 2 cores from nothing; not verified here, see
-# nine-stones), values alone. Then "can Black force a win?" (the question of every file there)
+# missing: the 8-stone layer (34 GB), then the 9-stone systems of OPEN_NINE (default all four,
+# 1v8 2v7 5v4 3v6, about 7 hours on 2 cores from nothing; not verified here, see nine-stones),
+# values alone. 5v4 + 4v5 goes before 3v6 + 6v3: a build holds two states at its peak (30 GB
+# for 5v4 + 4v5, 20 GB for 3v6 + 6v3), so the larger one built beside fewer finished value
+# files needs 73 GB of disk at the most instead of 79. Then "can Black force a win?" (the question of every file there)
 # at each of its positions, OPEN_PARALLEL at once (default 2, one per core), each saved in
 # $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
@@ -275,7 +277,7 @@ open_question() { # open_question FILE
     state=${STATE:-state}/open-$name
     certificates=$proofs/open-$name
     local nine system derive=()
-    read -r -a nine <<<"${OPEN_NINE:-1v8 2v7 3v6 5v4}"
+    read -r -a nine <<<"${OPEN_NINE:-1v8 2v7 5v4 3v6}"
     eight_stone_layer >/dev/null
     for system in "${nine[@]}"; do
         "$bin" tables build --board 5x9 --stones 9 --only "$system" --values-only \
