@@ -4,13 +4,25 @@
 use fanorona_engine::{Board, Rules};
 use fanorona_solver::{material_stats, BuildControl, Material, NoProgress, Tables};
 
-/// (material, positions, wins, draws, losses, checksum) rows of the recorded table.
+/// Whether `cell` names a material, like `3v2` (other tables of the file start with other
+/// words: builds, systems, timings).
+fn is_material(cell: &str) -> bool {
+    cell.split_once('v').is_some_and(|(mover, waiting)| {
+        [mover, waiting]
+            .iter()
+            .all(|side| !side.is_empty() && side.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// (material, positions, wins, draws, losses, checksum) rows of the recorded tables: every row
+/// whose first cell is a material.
 fn recorded() -> Vec<(Material, [u64; 4], u64)> {
     let text = include_str!("../../../data/tables-5x9.md");
     text.lines()
-        .filter(|line| line.starts_with("| ") && line.as_bytes()[2].is_ascii_digit())
-        .map(|line| {
-            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        .filter(|line| line.starts_with("| "))
+        .map(|line| -> Vec<&str> { line.trim_matches('|').split('|').map(str::trim).collect() })
+        .filter(|cells| is_material(cells[0]))
+        .map(|cells| {
             let (mover, waiting) = cells[0].split_once('v').expect("a material like 3v2");
             let material = Material::new(mover.parse().unwrap(), waiting.parse().unwrap());
             let counts = [1, 2, 3, 4].map(|i| cells[i].parse::<u64>().unwrap());
