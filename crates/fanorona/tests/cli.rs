@@ -1359,8 +1359,8 @@ fn a_job_whose_state_another_run_holds_is_refused_and_listed_as_running() {
 fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
     // The 5x5 start without tables: each turn's searches go on far longer than the second
     // this test waits, so Ctrl-C falls in the first turn's and the others never start.
-    let child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args([
+    let child = spawned(
+        &[
             "solve",
             "--board",
             "5x5",
@@ -1370,17 +1370,11 @@ fn ctrl_c_during_each_turn_still_reports_the_turns_searched() {
             "--max-nodes",
             "1000000000000",
             "--json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+        ],
+        false,
+    );
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let signal = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(signal.success());
+    send(&child, "INT");
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
