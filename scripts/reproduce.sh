@@ -290,6 +290,13 @@ open_question() { # open_question FILE
         4v5 | 5v4) derive+=(4v5) ;;
         esac
     done
+    # Every table the searches use must be the file recorded in data/tables-5x9.md, byte for
+    # byte (the checksums in the files' trailers, read in seconds): the verified files (2v7 +
+    # 7v2: the same build as the record's, not verified yet), not a build gone wrong.
+    "$bin" tables list --board 5x9 --tables "$tables" --expect data/tables-5x9.md >&2 || {
+        echo "open: the tables in $tables are not the recorded ones (above); not searching" >&2
+        exit 1
+    }
     local derived=()
     [ ${#derive[@]} -eq 0 ] || derived=(--derive "$(IFS=,; echo "${derive[*]}")")
     echo "$file: can Black force a win? (state in $state, certificates in $certificates)" >&2

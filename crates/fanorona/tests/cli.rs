@@ -554,6 +554,88 @@ fn tables_list_shows_what_a_directory_holds() {
     );
 }
 
+/// `data/tables-5x9.md`, the record of the 5x9 tables' statistics and checksums.
+fn the_5x9_record() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tables-5x9.md");
+    std::fs::read_to_string(path).expect("data/tables-5x9.md")
+}
+
+#[test]
+fn tables_list_expect_says_which_files_are_the_recorded_ones() {
+    let dir = scratch("tables-expect");
+    let dir_arg = dir.to_str().unwrap();
+    json(&[
+        "tables", "build", "--stones", "4", "--tables", dir_arg, "--json",
+    ]);
+    let record = dir.join("record.md");
+    let expect = |text: &str| {
+        std::fs::write(&record, text).unwrap();
+        let args = ["tables", "list", "--tables", dir_arg, "--expect"];
+        fanorona(&[&args[..], &[record.to_str().unwrap(), "--json"]].concat())
+    };
+    let listed = |output: &Output| -> Value { serde_json::from_slice(&output.stdout).unwrap() };
+    let names = |value: &Value| -> Vec<String> {
+        let names = value.as_array().unwrap().iter();
+        names
+            .map(|name| name.as_str().unwrap().to_string())
+            .collect()
+    };
+    // Built here, the six tables of at most 4 stones are the recorded files.
+    let record_text = the_5x9_record();
+    let output = expect(&record_text);
+    assert!(output.status.success(), "{output:?}");
+    let report = listed(&output);
+    let expected = &report["expected"];
+    assert_eq!(
+        names(&expected["same"]),
+        ["1v1", "1v2", "2v1", "1v3", "2v2", "3v1"]
+    );
+    for empty in ["different", "not_recorded", "recorded_not_here"] {
+        assert_eq!(names(&expected[empty]), Vec::<String>::new(), "{empty}");
+    }
+    for line in report["materials"].as_array().unwrap() {
+        assert_eq!(line["entries"]["record"], "same", "{line}");
+        assert!(line["values"].get("record").is_none(), "{line}");
+    }
+    // One checksum changed in the record: that material differs, named, and the exit is 1.
+    let two_two = report["materials"][4]["entries"]["checksum"]
+        .as_str()
+        .unwrap();
+    let changed = format!("{:016x}", u64::from_str_radix(two_two, 16).unwrap() ^ 1);
+    assert!(record_text.contains(two_two));
+    let output = expect(&record_text.replace(two_two, &changed));
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(names(&listed(&output)["expected"]["different"]), ["2v2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("differ from the files recorded in") && stderr.contains("2v2"));
+    // Without 1v3's row, 1v3 is not recorded, and the rest still compare.
+    let without: String = record_text
+        .lines()
+        .filter(|line| !line.starts_with("| 1v3 |"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let output = expect(&without);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(names(&listed(&output)["expected"]["not_recorded"]), ["1v3"]);
+    // A file that records no tables, or a row that cannot be read, is refused with exit 2.
+    let record_arg = record.to_str().unwrap();
+    let list = [
+        "tables", "list", "--tables", dir_arg, "--expect", record_arg,
+    ];
+    std::fs::write(&record, "# Nothing recorded\n").unwrap();
+    refused(&list, 2, &["no recorded tables in it"]);
+    let unreadable = record_text.replace(&format!("{two_two} |"), "checksum |");
+    std::fs::write(&record, unreadable).unwrap();
+    refused(&list, 2, &["2v2: checksum 'checksum' is not 16 hex digits"]);
+    std::fs::remove_file(&record).unwrap();
+    refused(&list, 2, &[record_arg]);
+    // Where none of the files here is recorded, nothing was compared: a failure.
+    let others = "| 7v2 | 1 | 1 | 0 | 0 | - | - | 0000000000000001 |\n";
+    let output = expect(others);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("records none of the files here"));
+}
+
 #[test]
 fn a_missing_table_is_named_with_the_command_to_build_it() {
     let dir = scratch("tables-empty");

@@ -531,6 +531,8 @@ pub enum FileState {
     Present {
         bytes: u64,
         block_checksums: bool,
+        /// The checksum in its trailer (what `data/` records; see [`crate::record`]).
+        checksum: u64,
     },
     /// There, but of the wrong size, header or trailer, or unreadable.
     Damaged(TableError),
@@ -548,10 +550,12 @@ impl TableFile {
             return FileState::Damaged(error);
         }
         let bytes = map.len() as u64;
-        let block_checksums = BlockSums::read(&path, bytes, trailer_checksum(&map)).is_some();
+        let checksum = trailer_checksum(&map);
+        let block_checksums = BlockSums::read(&path, bytes, checksum).is_some();
         FileState::Present {
             bytes,
             block_checksums,
+            checksum,
         }
     }
 }

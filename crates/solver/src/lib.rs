@@ -31,6 +31,7 @@ mod page_cache;
 mod part_file;
 mod prefetch;
 pub mod progress;
+pub mod record;
 pub mod retrograde;
 pub mod run_lock;
 pub mod search;
@@ -46,6 +47,7 @@ pub use entry::Entry;
 pub use file::{Content, FileState, TableError, TableFile, TableId};
 pub use index::{materials_name, Material, MaterialIndex};
 pub use progress::{NoProgress, Progress};
+pub use record::{recorded_tables, RecordError, RecordedTable};
 pub use run_lock::{LockError, RunLock};
 pub use search::{Counting, Limits, Outcome, Search};
 pub use solve::{

@@ -2,33 +2,26 @@
 //! `data/tables-5x9.md`: the same files, byte for byte (by checksum), and the same counts.
 
 use fanorona_engine::{Board, Rules};
-use fanorona_solver::{material_stats, BuildControl, Material, NoProgress, Tables};
+use fanorona_solver::{
+    material_stats, recorded_tables, BuildControl, Material, NoProgress, RecordedTable, Tables,
+};
 
-/// Whether `cell` names a material, like `3v2` (other tables of the file start with other
-/// words: builds, systems, timings).
-fn is_material(cell: &str) -> bool {
-    cell.split_once('v').is_some_and(|(mover, waiting)| {
-        [mover, waiting]
-            .iter()
-            .all(|side| !side.is_empty() && side.bytes().all(|b| b.is_ascii_digit()))
-    })
+/// The rows of the recorded tables, read as `tables list --expect` reads them.
+fn recorded() -> Vec<RecordedTable> {
+    recorded_tables(include_str!("../../../data/tables-5x9.md")).expect("data/tables-5x9.md reads")
 }
 
-/// (material, positions, wins, draws, losses, checksum) rows of the recorded tables: every row
-/// whose first cell is a material.
-fn recorded() -> Vec<(Material, [u64; 4], u64)> {
-    let text = include_str!("../../../data/tables-5x9.md");
-    text.lines()
-        .filter(|line| line.starts_with("| "))
-        .map(|line| -> Vec<&str> { line.trim_matches('|').split('|').map(str::trim).collect() })
-        .filter(|cells| is_material(cells[0]))
-        .map(|cells| {
-            let (mover, waiting) = cells[0].split_once('v').expect("a material like 3v2");
-            let material = Material::new(mover.parse().unwrap(), waiting.parse().unwrap());
-            let counts = [1, 2, 3, 4].map(|i| cells[i].parse::<u64>().unwrap());
-            (material, counts, u64::from_str_radix(cells[7], 16).unwrap())
-        })
-        .collect()
+#[test]
+fn the_record_holds_every_5x9_table_up_to_nine_stones() {
+    let rows = recorded();
+    for stones in 2..=9 {
+        for material in (1..stones).map(|a| Material::new(a, stones - a)) {
+            let row = rows.iter().find(|row| row.material == material);
+            let row = row.unwrap_or_else(|| panic!("{material} is not recorded"));
+            // Up to 8 stones the entry files (with distances), at 9 the value files.
+            assert_eq!(row.longest.is_some(), stones <= 8, "{material}");
+        }
+    }
 }
 
 #[test]
@@ -45,18 +38,21 @@ fn rebuilt_small_5x9_tables_match_the_record() {
         &NoProgress,
     )
     .unwrap();
-    let rows: Vec<_> = recorded()
+    let rows: Vec<RecordedTable> = recorded()
         .into_iter()
-        .filter(|(m, _, _)| m.stones() <= STONES)
+        .filter(|row| row.material.stones() <= STONES)
         .collect();
     assert_eq!(rows.len(), 6, "data/tables-5x9.md has lost rows");
-    for (material, [positions, wins, draws, losses], checksum) in rows {
+    for row in rows {
+        let material = row.material;
         let stats = material_stats(&tables, material).unwrap();
         assert_eq!(
             [stats.positions, stats.wins, stats.draws, stats.losses],
-            [positions, wins, draws, losses],
-            "{material:?}"
+            [row.positions, row.wins, row.draws, row.losses],
+            "{material}"
         );
-        assert_eq!(tables.checksum(material), Some(checksum), "{material:?}");
+        let longest = Some((stats.longest_win, stats.longest_loss));
+        assert_eq!(longest, row.longest, "{material}");
+        assert_eq!(tables.checksum(material), Some(row.checksum), "{material}");
     }
 }

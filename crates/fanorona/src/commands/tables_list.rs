@@ -5,9 +5,11 @@ use crate::output::{print_json, CliError};
 use crate::setup::TableArgs;
 use clap::Args;
 use fanorona_engine::Board;
-use fanorona_solver::{run_lock, Content, FileState, Material, MaterialIndex, TableFile, TableId};
+use fanorona_solver::{
+    recorded_tables, run_lock, Content, FileState, Material, MaterialIndex, TableFile, TableId,
+};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Which table files are in a directory, stone count by stone count (sizes and headers only:
 /// seconds for tens of gigabytes), and the builds and verifications saved there to go on.
@@ -18,6 +20,12 @@ pub struct ListArgs {
     board: String,
     #[command(flatten)]
     tables: TableArgs,
+    /// Compare each file whose checksum FILE records with that checksum (FILE: rows as `tables
+    /// stats` prints them, e.g. data/tables-5x9.md): the same checksum in its trailer is the
+    /// same file, byte for byte, as the one recorded, read with nothing but its last bytes.
+    /// Fails if a file differs from its record, or if FILE records none of the files here.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -36,6 +44,23 @@ struct Listing {
     /// The locks held now: the builds and verifications running in this directory
     /// (`5x9-loss-4v5.lock`: its state is `5x9-loss-4v5.values.fnpart` or `.fnpart`).
     running: Vec<String>,
+    /// With --expect: how the files here compare with the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Expected>,
+}
+
+/// The files here against a record of checksums.
+#[derive(Serialize)]
+struct Expected {
+    record: String,
+    /// The materials whose recorded file is here with the recorded checksum.
+    same: Vec<String>,
+    /// Those whose recorded file is here with another checksum.
+    different: Vec<String>,
+    /// Those here that the record does not have.
+    not_recorded: Vec<String>,
+    /// Those recorded whose recorded file (entry file or value file) is not here whole.
+    recorded_not_here: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -55,7 +80,12 @@ struct FileLine {
     /// Its block checksums are beside it (written once its whole contents matched its
     /// checksum; queries and certificate checks then read it block by block).
     block_checksums: bool,
+    /// The checksum in its trailer, 16 hex digits.
+    checksum: Option<String>,
     error: Option<String>,
+    /// With --expect, for the file whose checksum the record holds: "same" or "different".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<&'static str>,
 }
 
 impl FileLine {
@@ -65,22 +95,29 @@ impl FileLine {
                 state: "missing",
                 bytes: None,
                 block_checksums: false,
+                checksum: None,
                 error: None,
+                record: None,
             },
             FileState::Present {
                 bytes,
                 block_checksums,
+                checksum,
             } => FileLine {
                 state: "present",
                 bytes: Some(bytes),
                 block_checksums,
+                checksum: Some(format!("{checksum:016x}")),
                 error: None,
+                record: None,
             },
             FileState::Damaged(error) => FileLine {
                 state: "damaged",
                 bytes: None,
                 block_checksums: false,
+                checksum: None,
                 error: Some(error.to_string()),
+                record: None,
             },
         }
     }
@@ -100,7 +137,11 @@ impl ListArgs {
                 directory.display()
             )));
         }
-        let (materials, complete_stones) = self.list_materials(&board, directory);
+        let (mut materials, complete_stones) = self.list_materials(&board, directory);
+        let expected = match &self.expect {
+            Some(record) => Some(compare_with_record(record, &mut materials)?),
+            None => None,
+        };
         let listing = Listing {
             board: board.size_name(),
             directory: directory.display().to_string(),
@@ -108,13 +149,17 @@ impl ListArgs {
             materials,
             in_progress: self.states_in(&board, directory)?,
             running: self.held_locks_in(&board, directory)?,
+            expected,
         };
         if self.json {
             print_json(&listing);
         } else {
             print_human(&listing);
         }
-        Ok(())
+        match &listing.expected {
+            Some(expected) => expected.verdict(),
+            None => Ok(()),
+        }
     }
 
     /// The materials whose files are there (either of them), stone count by stone count up to
@@ -198,18 +243,84 @@ impl ListArgs {
     }
 }
 
+/// Mark each file of `materials` whose checksum the record in `path` holds as the same or
+/// different, and sum up how the materials compare.
+fn compare_with_record(path: &Path, materials: &mut [MaterialLine]) -> Result<Expected, CliError> {
+    let refuse = |why: String| CliError::Input(format!("--expect {}: {why}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|error| refuse(error.to_string()))?;
+    let rows = recorded_tables(&text).map_err(|error| refuse(error.to_string()))?;
+    if rows.is_empty() {
+        return Err(refuse(
+            "no recorded tables in it (Markdown rows that start with a material, in the \
+             columns `tables stats` prints)"
+                .to_string(),
+        ));
+    }
+    let mut expected = Expected {
+        record: path.display().to_string(),
+        same: Vec::new(),
+        different: Vec::new(),
+        not_recorded: Vec::new(),
+        recorded_not_here: Vec::new(),
+    };
+    for line in materials {
+        let name = line.material.clone();
+        let Some(row) = rows.iter().find(|row| row.material.to_string() == name) else {
+            expected.not_recorded.push(name);
+            continue;
+        };
+        let file = match row.content() {
+            Content::Entries => &mut line.entries,
+            Content::Values => &mut line.values,
+        };
+        let Some(checksum) = &file.checksum else {
+            expected.recorded_not_here.push(name);
+            continue;
+        };
+        if *checksum == format!("{:016x}", row.checksum) {
+            file.record = Some("same");
+            expected.same.push(name);
+        } else {
+            file.record = Some("different");
+            expected.different.push(name);
+        }
+    }
+    Ok(expected)
+}
+
+impl Expected {
+    /// An error if a file differs from its record, or if nothing here was recorded.
+    fn verdict(&self) -> Result<(), CliError> {
+        if !self.different.is_empty() {
+            return Err(CliError::Failure(format!(
+                "{} differ from the files recorded in {}: {}",
+                self.different.len(),
+                self.record,
+                self.different.join(", ")
+            )));
+        }
+        if self.same.is_empty() {
+            return Err(CliError::Failure(format!(
+                "{} records none of the files here",
+                self.record
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn print_human(listing: &Listing) {
     println!(
         "{} tables in {}: complete up to {} stones",
         listing.board, listing.directory, listing.complete_stones
     );
     println!(
-        "{:>6}  {:<8}  {:>14}  {:<28}  value file",
+        "{:>6}  {:<8}  {:>14}  {:<40}  value file",
         "stones", "material", "slots", "entry file"
     );
     for line in &listing.materials {
         println!(
-            "{:>6}  {:<8}  {:>14}  {:<28}  {}",
+            "{:>6}  {:<8}  {:>14}  {:<40}  {}",
             line.stones,
             line.material,
             line.slots,
@@ -237,6 +348,9 @@ fn print_human(listing: &Listing) {
             }
         }
     }
+    if let Some(expected) = &listing.expected {
+        print_expected(expected);
+    }
     for held in &listing.running {
         let running_state =
             |state: &String| run_lock::lock_beside(Path::new(state)) == Path::new(held);
@@ -246,20 +360,43 @@ fn print_human(listing: &Listing) {
     }
 }
 
-/// `7.6 GB, block sums`, `missing`, `damaged`.
-fn describe(file: &FileLine) -> String {
-    match file.bytes {
-        Some(bytes) => format!(
-            "{}{}",
-            human_bytes(bytes),
-            if file.block_checksums {
-                ", block sums"
-            } else {
-                ""
-            }
+/// How the files compare with the record, a line for each kind of answer there is.
+fn print_expected(expected: &Expected) {
+    println!(
+        "against {}: {} files as recorded, byte for byte (by their checksums)",
+        expected.record,
+        expected.same.len()
+    );
+    let kinds = [
+        ("DIFFERENT from the record", &expected.different),
+        ("not recorded there", &expected.not_recorded),
+        (
+            "recorded there, the file not here whole",
+            &expected.recorded_not_here,
         ),
-        None => file.state.to_string(),
+    ];
+    for (what, materials) in kinds {
+        if !materials.is_empty() {
+            println!("  {what}: {}", materials.join(", "));
+        }
     }
+}
+
+/// `7.6 GB, block sums`, `missing`, `damaged`; with --expect, whether it is the recorded file.
+fn describe(file: &FileLine) -> String {
+    let Some(bytes) = file.bytes else {
+        return file.state.to_string();
+    };
+    let sums = match file.block_checksums {
+        true => ", block sums",
+        false => "",
+    };
+    let record = match file.record {
+        Some("same") => ", as recorded",
+        Some(_) => ", NOT as recorded",
+        None => "",
+    };
+    format!("{}{sums}{record}", human_bytes(bytes))
 }
 
 fn human_bytes(bytes: u64) -> String {
