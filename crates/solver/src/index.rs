@@ -156,6 +156,48 @@ fn canonical_on_a_rectangle(
     (Bitboard(least), Bitboard(best))
 }
 
+/// How many canonical sets of `size` points `board` has, without listing them: the orbits
+/// of the sets under the board's symmetries, by Burnside's lemma, the average over the
+/// symmetries of how many sets each maps onto itself. A set a symmetry fixes is a union of
+/// its cycles of points, so those of `size` points are counted by the coefficient of x^size
+/// in the product over its cycles of (1 + x^length).
+pub fn mover_class_count(board: &Board, size: usize) -> u64 {
+    let all = symmetries(board);
+    let fixed: u64 = all
+        .iter()
+        .map(|symmetry| {
+            let mut sets_of_size = vec![0u64; size + 1];
+            sets_of_size[0] = 1;
+            for length in cycle_lengths(board, symmetry) {
+                for total in (length..=size).rev() {
+                    sets_of_size[total] += sets_of_size[total - length];
+                }
+            }
+            sets_of_size[size]
+        })
+        .sum();
+    fixed / all.len() as u64
+}
+
+/// The lengths of the cycles of the points of `board` under `symmetry`.
+fn cycle_lengths(board: &Board, symmetry: &Symmetry) -> Vec<usize> {
+    let mut seen = vec![false; board.points()];
+    let mut lengths = Vec::new();
+    for start in 0..board.points() {
+        let mut length = 0;
+        let mut point = start;
+        while !seen[point] {
+            seen[point] = true;
+            length += 1;
+            point = symmetry.point(point as _) as usize;
+        }
+        if length > 0 {
+            lengths.push(length);
+        }
+    }
+    lengths
+}
+
 /// The canonical mover sets of one size on one board, numbered.
 struct MoverClasses {
     /// The canonical sets in increasing order: class k is `sets[k]`.
@@ -271,6 +313,14 @@ impl MaterialIndex {
     /// The number of slots of this material (canonical positions and a few redundant ones).
     pub fn size(&self) -> u64 {
         self.mover_classes() * self.waiting_sets
+    }
+
+    /// [`MaterialIndex::size`] without building the index (which numbers every mover set:
+    /// 215 M sets and 0.9 GB for 8v1 on 5x9), for what only needs the size, such as a listing
+    /// of the files.
+    pub fn size_of(board: &Board, material: Material) -> u64 {
+        let waiting_sets = choose(board.points() - material.mover, material.waiting);
+        mover_class_count(board, material.mover) * waiting_sets
     }
 
     /// The number of positions of this material, before symmetry: C(N, a) × C(N − a, b).
@@ -594,6 +644,29 @@ mod tests {
             "more than fits"
         );
         assert_eq!(crate::most_table_stones(&small), 9);
+    }
+
+    #[test]
+    fn the_size_counted_by_burnside_is_the_size_of_the_built_index() {
+        // Square boards (8 symmetries, a diagonal with fixed points) and rectangles; on 5x9 up
+        // to the mover sets of 5 stones (1.2 M sets listed).
+        for (rows, columns, most) in [(3, 3, 8), (5, 5, 8), (3, 5, 7), (7, 3, 7), (5, 9, 5)] {
+            let board = Board::new(rows, columns).unwrap();
+            for mover in 1..=most {
+                let room = board.points() - mover;
+                for waiting in [1, 2, room].into_iter().filter(|&w| w <= room) {
+                    let material = Material::new(mover, waiting);
+                    let built = MaterialIndex::new(&board, material).size();
+                    let counted = MaterialIndex::size_of(&board, material);
+                    assert_eq!(counted, built, "{material} on {rows}x{columns}");
+                }
+            }
+        }
+        // 8 stones on 5x9, by hand: C(45, 8) = 215,553,195 sets; the mirror of files fixes
+        // 17,195 (its 5 fixed points and 20 pairs), the mirror of ranks 53,235 (9 and 18), the
+        // half turn 7,315 (the centre and 22 pairs, 4 of them): 215,630,940 / 4.
+        let board = Board::new(5, 9).unwrap();
+        assert_eq!(mover_class_count(&board, 8), 53_907_735);
     }
 
     #[test]

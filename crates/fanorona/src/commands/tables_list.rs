@@ -177,7 +177,7 @@ impl ListArgs {
                     layer.push(None);
                     continue;
                 }
-                let slots = MaterialIndex::new(board, material).size();
+                let slots = MaterialIndex::size_of(board, material);
                 let inspect =
                     |content| FileLine::of(TableFile::inspect(directory, &id.with(content), slots));
                 layer.push(Some(MaterialLine {
@@ -335,6 +335,9 @@ fn print_human(listing: &Listing) {
             }
         }
     }
+    if let Some(expected) = &listing.expected {
+        print_expected(expected);
+    }
     for state in &listing.in_progress {
         let what = match state.ends_with(".fnpart") {
             true => "a build",
@@ -347,9 +350,6 @@ fn print_human(listing: &Listing) {
                 println!("in progress: {state} ({what} stopped midway: the same command goes on)")
             }
         }
-    }
-    if let Some(expected) = &listing.expected {
-        print_expected(expected);
     }
     for held in &listing.running {
         let running_state =
