@@ -301,7 +301,7 @@ impl Progress for CombinedProgress<'_> {
 /// The slots of the tables of `material`'s system on `board`.
 pub(crate) fn system_slots(board: &Board, material: Material) -> u64 {
     system_materials(material)
-        .map(|m| MaterialIndex::new(board, m).size())
+        .map(|m| MaterialIndex::size_of(board, m))
         .sum()
 }
 
@@ -831,7 +831,7 @@ impl Tables {
 
     /// Bytes of the files of `contents` that a build of `material`'s system writes.
     fn file_bytes(&self, material: Material, contents: &[Content]) -> u64 {
-        let sizes = system_materials(material).map(|m| MaterialIndex::new(&self.board, m).size());
+        let sizes = system_materials(material).map(|m| MaterialIndex::size_of(&self.board, m));
         sizes
             .flat_map(|size| contents.iter().map(move |c| c.payload_bytes(size)))
             .sum()
