@@ -229,6 +229,26 @@ fn indexing(c: &mut Criterion) {
     group.bench_function("slot-of-position/5x9-3v6-random-images", |b| {
         b.iter(|| slots_of(&images))
     });
+    // A mover of 7 stones: 45 M sets, whose class table (11 MB; 180 MB as a class a rank)
+    // outgrows the caches, as the 7- and 8-stone movers' do in every 9-stone search.
+    let large = MaterialIndex::new(&board, Material::new(7, 2));
+    let large_images: Vec<(_, _)> = slots
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let (mover, waiting) = large.position(i % large.size());
+            let symmetry = &symmetries[k % symmetries.len()];
+            (symmetry.set(mover), symmetry.set(waiting))
+        })
+        .collect();
+    group.bench_function("slot-of-position/5x9-7v2-random-images", |b| {
+        b.iter(|| {
+            large_images
+                .iter()
+                .map(|&(mover, waiting)| large.index(black_box(mover), black_box(waiting)))
+                .fold(0, |a, i| a ^ i)
+        })
+    });
     group.bench_function("canonical/5x9-3v6-random-images", |b| {
         b.iter(|| {
             images
