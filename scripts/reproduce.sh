@@ -42,6 +42,10 @@
 # FULL_MEMORY for the 5x9 start (its draw took 808 M nodes for White's search), FIRST_MOVE_NODES
 # for each first move.
 set -euo pipefail
+# The whole script is one block, which bash reads to its end before it runs any of it: a run
+# takes hours, and bash reads a plain script as it goes, so a `git pull` or an edit of this
+# file during a run would otherwise change the rest of that run's commands under it.
+{
 cd "$(dirname "$0")/.."
 
 mode=${1:-quick}
@@ -555,3 +559,5 @@ if [ "$mode" = full ]; then
     game 5x9 "(not given)" 7 5x9-d3-e3A "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b"
     game 5x9 "(not given)" 7 5x9-d3-e3W "BBBBBBBBB/BBBBBBBBB/BW2WBWBW/WWWWWWWWW/WWWWWWWWW b"
 fi
+exit
+}
