@@ -43,7 +43,7 @@
 # for each first move.
 set -euo pipefail
 # The whole script is one block, which bash reads to its end before it runs any of it: a run
-# takes hours, and bash reads a plain script as it goes, so a `git pull` or an edit of this
+# takes hours, and bash reads a plain script as it goes, so an edit written over this
 # file during a run would otherwise change the rest of that run's commands under it.
 {
 cd "$(dirname "$0")/.."
