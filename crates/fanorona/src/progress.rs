@@ -118,8 +118,20 @@ struct PlainLine<'a> {
 
 impl std::fmt::Display for PlainLine<'_> {
     fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(out, "{}: {} of {} (", self.name, self.done, self.total)?;
-        if self.total > 0 {
+        // A phase's total can be what was waiting at its start, and work found during the
+        // phase can be done in it too (a values-only sweep passes on positions decided ahead
+        // of it): past the total, no share and no time left, which would only mislead.
+        let past_total = self.total > 0 && self.done > self.total;
+        if past_total {
+            write!(
+                out,
+                "{}: {}, past the {} waiting at its start (",
+                self.name, self.done, self.total
+            )?;
+        } else {
+            write!(out, "{}: {} of {} (", self.name, self.done, self.total)?;
+        }
+        if self.total > 0 && !past_total {
             let percent = 100.0 * self.done as f64 / self.total as f64;
             write!(out, "{percent:.1}%, ")?;
         }
@@ -129,7 +141,7 @@ impl std::fmt::Display for PlainLine<'_> {
             self.rate,
             self.elapsed.as_secs_f64()
         )?;
-        if let Some(left) = self.left {
+        if let Some(left) = self.left.filter(|_| !past_total) {
             write!(out, ", about {} left", Span(left))?;
         }
         write!(out, ")")
@@ -171,6 +183,11 @@ impl Progress for Bar {
 
     fn advance(&self, units: u64) {
         self.bar.inc(units);
+        // The bar, unlike the plain line, has nowhere to say it went past its total: it grows
+        // the total instead, and stays at 100% rather than going past it.
+        if self.plain.is_none() && self.bar.length().is_some_and(|l| self.bar.position() > l) {
+            self.bar.set_length(self.bar.position());
+        }
         self.plain_line();
     }
 
@@ -237,6 +254,32 @@ mod tests {
         assert_eq!(
             unknown.to_string(),
             "3v6+6v3: sweep 2: 1200 of 0 (9000/s, 120 s)"
+        );
+    }
+
+    #[test]
+    fn a_plain_line_past_its_total_says_so_without_a_share_or_a_time_left() {
+        let line = PlainLine {
+            name: "3v6+6v3: paika, sweep 1",
+            done: 2_894_331_200,
+            total: 2_845_210_848,
+            rate: 9_534_200.0,
+            elapsed: Duration::from_secs(360),
+            left: time_left(0, 9.0),
+        };
+        assert_eq!(
+            line.to_string(),
+            "3v6+6v3: paika, sweep 1: 2894331200, past the 2845210848 waiting at its start \
+             (9534200/s, 360 s)"
+        );
+        let at_total = PlainLine {
+            done: 2_845_210_848,
+            ..line
+        };
+        assert_eq!(
+            at_total.to_string(),
+            "3v6+6v3: paika, sweep 1: 2845210848 of 2845210848 (100.0%, 9534200/s, 360 s, \
+             about 0 s left)"
         );
     }
 }
