@@ -27,7 +27,7 @@ pub mod entry;
 pub mod file;
 pub mod index;
 pub mod packed;
-mod page_cache;
+pub mod page_cache;
 mod part_file;
 mod prefetch;
 pub mod progress;

@@ -944,6 +944,10 @@ impl<'a> Search<'a> {
         }
         if self.closure_affordable() {
             self.close_holds_now();
+            // Its arrays took gigabytes for a while, pushing table pages out of the cache.
+            if let Some(tables) = self.tables {
+                tables.warm_files_probed_in_place();
+            }
             // A closure takes minutes on a large table; one cut short by an interrupt
             // stops the search at once rather than at the next periodic check.
             if self.stop_requested() {

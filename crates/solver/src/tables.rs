@@ -34,6 +34,9 @@ pub struct Tables {
     /// Materials answered one ply into the other tables instead of from a table of their own
     /// (see [`Tables::derive`]).
     derived: ByMaterial<()>,
+    /// The files left mapped by a load into memory, probed in place, smallest first (see
+    /// [`Tables::warm_files_probed_in_place`]).
+    probed_in_place: Vec<(u64, std::path::PathBuf)>,
 }
 
 /// A map from material to `T`, by direct indexing (probing looks a material up every time).
@@ -466,6 +469,7 @@ impl Tables {
             top_stones: 0,
             tables: ByMaterial::new(),
             derived: ByMaterial::new(),
+            probed_in_place: Vec::new(),
         }
     }
 
@@ -1286,10 +1290,29 @@ impl Tables {
     }
 
     /// Leave the file of `material` mapped, to be probed at random.
-    fn probe_in_place(&self, material: Material) {
+    fn probe_in_place(&mut self, material: Material) {
         if let Some((_, Entries::File(file))) = self.tables.get(&material) {
             file.probe_at_random();
+            let file = (file.mapped_bytes(), file.path().to_path_buf());
+            if !self.probed_in_place.contains(&file) {
+                self.probed_in_place.push(file);
+                self.probed_in_place.sort_unstable();
+            }
         }
+    }
+
+    /// Read the files that a load into memory left mapped into the page cache, in the
+    /// background, smallest first and as many as the cache can hold (see
+    /// [`crate::page_cache::warm_in_background`]): at the start of a search, and after
+    /// anything that pushed them out. Returns whether a reading was started.
+    pub fn warm_files_probed_in_place(&self) -> bool {
+        crate::page_cache::warm_in_background(self.files_probed_in_place())
+    }
+
+    /// The files that a load into memory left mapped, smallest first.
+    pub fn files_probed_in_place(&self) -> Vec<std::path::PathBuf> {
+        let files = self.probed_in_place.iter().map(|(_, path)| path.clone());
+        files.collect()
     }
 
     /// The bytes of the mapped file of `material`; none if it is in memory or not held.

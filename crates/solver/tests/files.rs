@@ -870,7 +870,23 @@ fn tables_left_mapped_are_advised_random_reads() {
     let mut some = open();
     let left = some.load_into_memory_within(all_mapped / 2).unwrap();
     assert!(0 < left && left < all_mapped, "{left} of {all_mapped}");
+    // The files left mapped are the ones the background reading reads, smallest first.
+    let in_place: Vec<String> = some
+        .files_probed_in_place()
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect();
+    let sizes: Vec<u64> = in_place
+        .iter()
+        .map(|f| fs::metadata(f).unwrap().len())
+        .collect();
+    assert_eq!(sizes.iter().sum::<u64>(), left, "{in_place:?}");
+    assert!(sizes.is_sorted(), "{sizes:?}");
     let random = mapped_at_random();
+    assert!(
+        in_place.iter().all(|f| random.contains(f)),
+        "{in_place:?} in {random:?}"
+    );
     assert!(
         of_five_stones.iter().any(|f| random.contains(f)),
         "{random:?}"

@@ -12,10 +12,4 @@ pub mod solve_status;
 pub mod tables;
 pub mod tables_list;
 
-/// The memory the system says is available now (`MemAvailable` in `/proc/meminfo`), in bytes.
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes << 10)
-}
+pub use fanorona_solver::page_cache::available_memory;

@@ -432,12 +432,16 @@ impl SolveArgs {
         if !self.status {
             match tables.load_into_memory_within(self.table_memory_budget()) {
                 Ok(0) => {}
-                Ok(mapped) => eprintln!(
-                    "note: {:.1} GB of the largest tables left in their mapped files, to leave \
-                     memory for the searches (probes there that miss the page cache read the \
-                     disk: --leave-out those tables if the searches slow down)",
-                    mapped as f64 / 1e9
-                ),
+                Ok(mapped) => {
+                    eprintln!(
+                        "note: {:.1} GB of the largest tables left in their mapped files, to \
+                         leave memory for the searches, and read into the page cache in the \
+                         background as far as it holds them (probes there that miss the cache \
+                         read the disk: --leave-out those tables if the searches slow down)",
+                        mapped as f64 / 1e9
+                    );
+                    tables.warm_files_probed_in_place();
+                }
                 Err(error) => eprintln!("note: probing the mapped files ({error})"),
             }
         }
