@@ -597,6 +597,31 @@ fn tables_list_expect_says_which_files_are_the_recorded_ones() {
         assert_eq!(line["entries"]["record"], "same", "{line}");
         assert!(line["values"].get("record").is_none(), "{line}");
     }
+    // The record's larger tables are not here: listed as missing, and a failure with
+    // --all-recorded-up-to where they count (5 stones), not where they do not (4).
+    let missing = names(&expected["recorded_missing"]);
+    assert!(missing.contains(&"1v4".to_string()) && missing.contains(&"5v4".to_string()));
+    assert!(!missing
+        .iter()
+        .any(|m| ["1v1", "2v2", "3v1"].contains(&m.as_str())));
+    let all_recorded_up_to = |stones: &str| {
+        std::fs::write(&record, &record_text).unwrap();
+        let record_arg = record.to_str().unwrap();
+        let args = [
+            "tables", "list", "--tables", dir_arg, "--expect", record_arg,
+        ];
+        fanorona(&[&args[..], &["--all-recorded-up-to", stones]].concat())
+    };
+    let output = all_recorded_up_to("5");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("4 of the files of at most 5 stones recorded in")
+            && stderr.contains("are not here: 1v4, 2v3, 3v2, 4v1"),
+        "{stderr}"
+    );
+    let output = all_recorded_up_to("4");
+    assert!(output.status.success(), "{output:?}");
     // One checksum changed in the record: that material differs, named, and the exit is 1.
     let two_two = report["materials"][4]["entries"]["checksum"]
         .as_str()

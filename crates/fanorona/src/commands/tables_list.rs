@@ -26,6 +26,11 @@ pub struct ListArgs {
     /// Fails if a file differs from its record, or if FILE records none of the files here.
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
+    /// With --expect: fail also if a file that FILE records, of at most STONES stones, is not
+    /// here, so that success says that every such table is here and is the recorded file (a
+    /// script skips its builds then).
+    #[arg(long, value_name = "STONES", requires = "expect")]
+    all_recorded_up_to: Option<usize>,
     /// Print one JSON document.
     #[arg(long)]
     json: bool,
@@ -61,6 +66,12 @@ struct Expected {
     not_recorded: Vec<String>,
     /// Those recorded whose recorded file (entry file or value file) is not here whole.
     recorded_not_here: Vec<String>,
+    /// Every recorded material whose recorded file is not here (neither the same nor
+    /// different): those above, and those of stone counts with no file here at all; with its
+    /// stone count.
+    #[serde(skip)]
+    recorded_missing_stones: Vec<(String, usize)>,
+    recorded_missing: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -157,7 +168,7 @@ impl ListArgs {
             print_human(&listing);
         }
         match &listing.expected {
-            Some(expected) => expected.verdict(),
+            Some(expected) => expected.verdict(self.all_recorded_up_to),
             None => Ok(()),
         }
     }
@@ -262,6 +273,8 @@ fn compare_with_record(path: &Path, materials: &mut [MaterialLine]) -> Result<Ex
         different: Vec::new(),
         not_recorded: Vec::new(),
         recorded_not_here: Vec::new(),
+        recorded_missing_stones: Vec::new(),
+        recorded_missing: Vec::new(),
     };
     for line in materials {
         let name = line.material.clone();
@@ -285,12 +298,23 @@ fn compare_with_record(path: &Path, materials: &mut [MaterialLine]) -> Result<Ex
             expected.different.push(name);
         }
     }
+    let compared =
+        |name: &String| expected.same.contains(name) || expected.different.contains(name);
+    for row in &rows {
+        let name = row.material.to_string();
+        if !compared(&name) && !expected.recorded_missing.contains(&name) {
+            let stones = row.material.stones();
+            expected.recorded_missing.push(name.clone());
+            expected.recorded_missing_stones.push((name, stones));
+        }
+    }
     Ok(expected)
 }
 
 impl Expected {
-    /// An error if a file differs from its record, or if nothing here was recorded.
-    fn verdict(&self) -> Result<(), CliError> {
+    /// An error if a file differs from its record, or if nothing here was recorded; with
+    /// `all_recorded_up_to`, also if a recorded file of at most that many stones is not here.
+    fn verdict(&self, all_recorded_up_to: Option<usize>) -> Result<(), CliError> {
         if !self.different.is_empty() {
             return Err(CliError::Failure(format!(
                 "{} differ from the files recorded in {}: {}",
@@ -304,6 +328,22 @@ impl Expected {
                 "{} records none of the files here",
                 self.record
             )));
+        }
+        if let Some(most) = all_recorded_up_to {
+            let missing: Vec<&str> = self
+                .recorded_missing_stones
+                .iter()
+                .filter(|(_, stones)| *stones <= most)
+                .map(|(name, _)| name.as_str())
+                .collect();
+            if !missing.is_empty() {
+                return Err(CliError::Failure(format!(
+                    "{} of the files of at most {most} stones recorded in {} are not here: {}",
+                    missing.len(),
+                    self.record,
+                    missing.join(", ")
+                )));
+            }
         }
         Ok(())
     }
