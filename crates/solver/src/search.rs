@@ -27,6 +27,7 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
+mod closure_turns;
 mod filters;
 mod holds;
 mod numbers;
@@ -37,6 +38,7 @@ mod transposition;
 use crate::index::Material;
 use crate::progress::Progress;
 use crate::tables::Tables;
+use closure_turns::{Turn, CLOSURE_TURNS};
 use fanorona_engine::hash::mix;
 use fanorona_engine::movegen::{children, count_turns};
 use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
@@ -116,6 +118,12 @@ pub enum Outcome {
     Disproven,
     /// The node limit was reached or the search was interrupted first.
     Unknown,
+}
+
+/// From now on, the searches of this process close their held sets one at a time (see
+/// `search/closure_turns.rs`): for a process that runs several large searches side by side.
+pub fn closures_one_at_a_time() {
+    CLOSURE_TURNS.take_turns();
 }
 
 /// How far a search may go.
@@ -942,22 +950,31 @@ impl<'a> Search<'a> {
         if self.nodes < self.next_closure {
             return Ok(());
         }
-        if self.closure_affordable() {
-            self.close_holds_now();
-            // Its arrays took gigabytes for a while, pushing table pages out of the cache.
-            if let Some(tables) = self.tables {
-                tables.warm_files_probed_in_place();
-            }
-            // A closure takes minutes on a large table; one cut short by an interrupt
-            // stops the search at once rather than at the next periodic check.
-            if self.stop_requested() {
-                return Err(Stopped);
-            }
-        } else {
-            let run_nodes = self.nodes - self.run_start;
-            self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
+        if !self.closure_affordable() {
+            self.put_off_closure();
+            return Ok(());
+        }
+        let Turn::Now(_turn) = CLOSURE_TURNS.turn() else {
+            self.put_off_closure();
+            return Ok(());
+        };
+        self.close_holds_now();
+        // Its arrays took gigabytes for a while, pushing table pages out of the cache.
+        if let Some(tables) = self.tables {
+            tables.warm_files_probed_in_place();
+        }
+        // A closure takes minutes on a large table; one cut short by an interrupt stops the
+        // search at once rather than at the next periodic check.
+        if self.stop_requested() {
+            return Err(Stopped);
         }
         Ok(())
+    }
+
+    /// A closure due but not run now: tried again when the run has a sixteenth more nodes.
+    fn put_off_closure(&mut self) {
+        let run_nodes = self.nodes - self.run_start;
+        self.next_closure = self.nodes + (run_nodes / 16).max(FIRST_CLOSURE);
     }
 
     /// Keep what the expansion of `position` at `depth` found, after `work` nodes below it: a

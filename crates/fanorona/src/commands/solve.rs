@@ -267,6 +267,9 @@ impl SolveArgs {
         self.make_directories()?;
         // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
         on_stop_signal(|| STOP.store(true, Ordering::Relaxed));
+        // Its searches side by side (both sides', --parallel, a split's) would each take
+        // gigabytes for their closures at once, pushing the tables out of the page cache.
+        fanorona_solver::search::closures_one_at_a_time();
         let rules = self.tables.rules();
         let tables = self.open_tables(&board, rules)?;
         let bar = Bar::new();
