@@ -1309,6 +1309,11 @@ impl Tables {
         crate::page_cache::warm_in_background(self.files_probed_in_place())
     }
 
+    /// Whether a load into memory left any file mapped, probed in place.
+    pub fn has_files_probed_in_place(&self) -> bool {
+        !self.probed_in_place.is_empty()
+    }
+
     /// The files that a load into memory left mapped, smallest first.
     pub fn files_probed_in_place(&self) -> Vec<std::path::PathBuf> {
         let files = self.probed_in_place.iter().map(|(_, path)| path.clone());

@@ -149,6 +149,48 @@ fn draws_held_by_going_round_settle_with_certificates() {
 }
 
 #[test]
+fn draws_held_by_going_round_settle_over_tables_probed_in_their_files() {
+    // The same draws over the 3-stone tables as files, every one left mapped and probed in
+    // place: closures then look at turns on a pool of their own (more threads than cores,
+    // for the disk), and must find the same holds.
+    let board = Board::standard();
+    let directory = tempfile::tempdir().unwrap();
+    let (rules, control) = (Rules::default(), BuildControl::default());
+    Tables::build_files(
+        &board,
+        rules,
+        3,
+        None,
+        directory.path(),
+        &control,
+        &NoProgress,
+    )
+    .unwrap();
+    let mut small =
+        Tables::open_available(&board, rules, 3, Content::Values, directory.path()).unwrap();
+    assert!(small.load_into_memory_within(0).unwrap() > 0);
+    assert!(small.has_files_probed_in_place());
+    for fen in ["9/W8/9/5B3/2W3B2 w", "4W4/W8/8B/5B3/9 w"] {
+        let position = parse_position(fen).unwrap().1;
+        let setup = SolveSetup {
+            limits: Limits {
+                nodes: 3_000_000,
+                memory: 64 << 20,
+                ..Limits::default()
+            },
+            ..setup(&board, Some(&small))
+        };
+        let solution = solve(&setup, &position).unwrap();
+        assert_eq!(solution.value, Some(Value::Draw), "{fen}");
+        let certificate = solution.certificate.expect("a certificate");
+        assert_eq!(
+            check(&certificate, Some(&small)).unwrap().value,
+            Some(Value::Draw)
+        );
+    }
+}
+
+#[test]
 fn a_search_that_settles_alone_gives_the_certificate_of_a_bound() {
     // A drawn 2v2 position where "can White force a win?" is disproven in a few hundred nodes
     // and Black's search does not settle within the test's node limit: the value is unknown,
