@@ -58,10 +58,13 @@ static WARMING: AtomicBool = AtomicBool::new(false);
 /// cache at 1 to 3 MB a second. Read through once, at the disk's sequential speed, the files
 /// were in the cache in 3.5 minutes, and the searches went back to 1.3 M nodes a second.
 pub fn warm_in_background(files: Vec<PathBuf>) -> bool {
+    if files.is_empty() {
+        return false;
+    }
     let Some(budget) = available_memory().map(|bytes| bytes.saturating_sub(WARMING_SPARE)) else {
         return false;
     };
-    if files.is_empty() || budget == 0 || WARMING.swap(true, Ordering::AcqRel) {
+    if budget == 0 || WARMING.swap(true, Ordering::AcqRel) {
         return false;
     }
     let started = std::thread::Builder::new()

@@ -127,22 +127,34 @@ fn draws_held_by_going_round_settle_with_certificates() {
     let board = Board::standard();
     let small = Tables::build(&board, Rules::default(), 3);
     let full = Tables::build(&board, Rules::default(), 4);
-    for fen in ["9/W8/9/5B3/2W3B2 w", "4W4/W8/8B/5B3/9 w"] {
+    for fen in GOING_ROUND_DRAWS {
         let position = parse_position(fen).unwrap().1;
         assert_eq!(full.probe(&position).unwrap().value(), Value::Draw, "{fen}");
+    }
+    settle_going_round_draws(&board, &small);
+}
+
+/// Drawn 5x9 positions of 2 against 2 where the defender holds by going round for ever.
+const GOING_ROUND_DRAWS: [&str; 2] = ["9/W8/9/5B3/2W3B2 w", "4W4/W8/8B/5B3/9 w"];
+
+/// Each of [`GOING_ROUND_DRAWS`] settles as a draw over the 3-stone `tables` (closures
+/// needed), with a certificate the checker confirms.
+fn settle_going_round_draws(board: &Board, tables: &Tables) {
+    for fen in GOING_ROUND_DRAWS {
+        let position = parse_position(fen).unwrap().1;
         let setup = SolveSetup {
             limits: Limits {
                 nodes: 3_000_000,
                 memory: 64 << 20,
                 ..Limits::default()
             },
-            ..setup(&board, Some(&small))
+            ..setup(board, Some(tables))
         };
         let solution = solve(&setup, &position).unwrap();
         assert_eq!(solution.value, Some(Value::Draw), "{fen}");
         let certificate = solution.certificate.expect("a certificate");
         assert_eq!(
-            check(&certificate, Some(&small)).unwrap().value,
+            check(&certificate, Some(tables)).unwrap().value,
             Some(Value::Draw)
         );
     }
@@ -170,24 +182,7 @@ fn draws_held_by_going_round_settle_over_tables_probed_in_their_files() {
         Tables::open_available(&board, rules, 3, Content::Values, directory.path()).unwrap();
     assert!(small.load_into_memory_within(0).unwrap() > 0);
     assert!(small.has_files_probed_in_place());
-    for fen in ["9/W8/9/5B3/2W3B2 w", "4W4/W8/8B/5B3/9 w"] {
-        let position = parse_position(fen).unwrap().1;
-        let setup = SolveSetup {
-            limits: Limits {
-                nodes: 3_000_000,
-                memory: 64 << 20,
-                ..Limits::default()
-            },
-            ..setup(&board, Some(&small))
-        };
-        let solution = solve(&setup, &position).unwrap();
-        assert_eq!(solution.value, Some(Value::Draw), "{fen}");
-        let certificate = solution.certificate.expect("a certificate");
-        assert_eq!(
-            check(&certificate, Some(&small)).unwrap().value,
-            Some(Value::Draw)
-        );
-    }
+    settle_going_round_draws(&board, &small);
 }
 
 #[test]

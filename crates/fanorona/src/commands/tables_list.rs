@@ -67,11 +67,18 @@ struct Expected {
     /// Those recorded whose recorded file (entry file or value file) is not here whole.
     recorded_not_here: Vec<String>,
     /// Every recorded material whose recorded file is not here (neither the same nor
-    /// different): those above, and those of stone counts with no file here at all; with its
-    /// stone count.
-    #[serde(skip)]
-    recorded_missing_stones: Vec<(String, usize)>,
-    recorded_missing: Vec<String>,
+    /// different): those above, and those of stone counts with no file here at all; each with
+    /// its stone count, written as the names alone.
+    #[serde(serialize_with = "names_only")]
+    recorded_missing: Vec<(String, usize)>,
+}
+
+/// Materials with their stone counts, written as their names.
+fn names_only<S: serde::Serializer>(
+    materials: &[(String, usize)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(materials.iter().map(|(name, _)| name))
 }
 
 #[derive(Serialize)]
@@ -273,7 +280,6 @@ fn compare_with_record(path: &Path, materials: &mut [MaterialLine]) -> Result<Ex
         different: Vec::new(),
         not_recorded: Vec::new(),
         recorded_not_here: Vec::new(),
-        recorded_missing_stones: Vec::new(),
         recorded_missing: Vec::new(),
     };
     for line in materials {
@@ -301,11 +307,9 @@ fn compare_with_record(path: &Path, materials: &mut [MaterialLine]) -> Result<Ex
     let compared =
         |name: &String| expected.same.contains(name) || expected.different.contains(name);
     for row in &rows {
-        let name = row.material.to_string();
-        if !compared(&name) && !expected.recorded_missing.contains(&name) {
-            let stones = row.material.stones();
-            expected.recorded_missing.push(name.clone());
-            expected.recorded_missing_stones.push((name, stones));
+        let missing = (row.material.to_string(), row.material.stones());
+        if !compared(&missing.0) && !expected.recorded_missing.contains(&missing) {
+            expected.recorded_missing.push(missing);
         }
     }
     Ok(expected)
@@ -331,7 +335,7 @@ impl Expected {
         }
         if let Some(most) = all_recorded_up_to {
             let missing: Vec<&str> = self
-                .recorded_missing_stones
+                .recorded_missing
                 .iter()
                 .filter(|(_, stones)| *stones <= most)
                 .map(|(name, _)| name.as_str())
