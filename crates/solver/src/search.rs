@@ -1082,7 +1082,8 @@ impl<'a> Search<'a> {
             };
             self.progress.note(&format!(
                 "can {:?} force a win? {} nodes; {} of {} positions{within} held together \
-                 ({} open in the table, {looked_at}; {} turns between them; \
+                 ({} open in the table, {looked_at}; {} turns between them, {} left unlooked at \
+                 after one that settles its position; \
                  {seconds:.1} s: listed {:.1}, turns looked at {:.1}, grouped {:.1}, \
                  eliminated {:.1}, kept {:.1})",
                 self.attacker,
@@ -1091,6 +1092,7 @@ impl<'a> Search<'a> {
                 closure.candidates,
                 closure.open,
                 closure.turns,
+                closure.turns_unlooked,
                 closure.seconds[0],
                 closure.seconds[1],
                 closure.seconds[2],

@@ -43,6 +43,20 @@ enum Target {
     Unknown,
 }
 
+/// Whether a turn to `target` settles the candidate it is a turn of, whatever the others lead
+/// to: a turn to a win fails the attacker's position, a turn to a held position holds the
+/// defender's for good. Its other turns are left unlooked at, which changes no candidate's
+/// fate (see [`HoldGraph::record`]: such a candidate adds no positions, and its turns to other
+/// candidates never decide whether it holds); only the table's disproofs a held defender's
+/// position relies on are those before the settling turn, not all of its turns'.
+fn settles(is_attacker: bool, target: Target) -> bool {
+    match target {
+        Target::Open => is_attacker,
+        Target::Held => !is_attacker,
+        Target::DisprovenInTable | Target::Candidate(_) | Target::Unknown => false,
+    }
+}
+
 /// What the turns of a run of candidates lead to, one candidate after another: the k-th's are
 /// `turns[starts[k]..starts[k + 1]]`. Kept from batch to batch (fresh buffers for every batch
 /// cost the kernel's page zeroing).
@@ -50,6 +64,8 @@ enum Target {
 struct LookedAt {
     starts: Vec<usize>,
     turns: Vec<(Position, Target)>,
+    /// The turns left unlooked at, after one that settles its candidate (see [`settles`]).
+    unlooked: usize,
 }
 
 impl LookedAt {
@@ -140,8 +156,10 @@ pub(super) struct Closure {
     pub least_work: Option<u64>,
     /// ... and those taken, by stones.
     pub taken_by_stones: [usize; RANKS],
-    /// The turns from one candidate to another.
+    /// The turns from one candidate to another ...
     pub turns: usize,
+    /// ... and those left unlooked at, after a turn that settles its candidate.
+    pub turns_unlooked: usize,
     /// Seconds spent listing the candidates, looking at their turns, grouping the turns by
     /// where they lead, eliminating the candidates that fail, and keeping the held ones.
     pub seconds: [f64; 5],
@@ -168,6 +186,8 @@ impl PhaseClock {
 struct Turns {
     to: Vec<u32>,
     start: Vec<usize>,
+    /// How many turns of the candidates were left unlooked at (see [`settles`]).
+    unlooked: usize,
 }
 
 /// The positions a closure looks at and the turns between them.
@@ -203,7 +223,7 @@ impl Search<'_> {
         let (mut graph, turns) = self.hold_graph(candidates, max_stones, LOOKED_AT_ONCE)?;
         let looking = clock.lap();
         graph.group_parents(&turns, rayon::current_num_threads());
-        let turns = turns.to.len();
+        let (turns_unlooked, turns) = (turns.unlooked, turns.to.len());
         let grouping = clock.lap();
         graph.eliminate(self.attacker);
         let (newly_held, held) = newly_held(&graph);
@@ -225,6 +245,7 @@ impl Search<'_> {
             least_work,
             taken_by_stones,
             turns,
+            turns_unlooked,
             seconds: [listing, looking, grouping, eliminating, clock.lap()],
         })
     }
@@ -278,7 +299,7 @@ impl Search<'_> {
         let (mut looked, mut looking) = (Vec::new(), Vec::new());
         let (mut looked_range, mut tasks) = (0..0, 0);
         let mut next_batch: Vec<Position> = Vec::new();
-        let (mut i, attacker) = (0, self.attacker);
+        let (mut i, attacker, mut unlooked) = (0, self.attacker, 0);
         while i < graph.candidates.len() {
             if self.stop_requested() {
                 return None;
@@ -298,6 +319,7 @@ impl Search<'_> {
                 || self.look_at_batch(&next_batch, &index, &mut looking),
                 || {
                     for part in &looked[..tasks] {
+                        unlooked += part.unlooked;
                         for k in 0..part.len() {
                             turn_start.push(turns.len());
                             let looked = part.turns_of(k);
@@ -323,6 +345,7 @@ impl Search<'_> {
             Turns {
                 to: turns,
                 start: turn_start,
+                unlooked,
             },
         ))
     }
@@ -366,6 +389,7 @@ impl Search<'_> {
         looked.starts.clear();
         looked.turns.clear();
         looked.starts.push(0);
+        looked.unlooked = 0;
         let (mut next, mut hashes) = (Vec::with_capacity(64), Vec::with_capacity(64));
         for position in candidates {
             next.clear();
@@ -378,11 +402,15 @@ impl Search<'_> {
                     index.prefetch_hashed(hash);
                 }
             }
-            looked.turns.extend(
-                next.iter()
-                    .zip(&hashes)
-                    .map(|(child, &hash)| (*child, self.hold_target(child, hash, index))),
-            );
+            let is_attacker = position.side == self.attacker;
+            for (k, (child, &hash)) in next.iter().zip(&hashes).enumerate() {
+                let target = self.hold_target(child, hash, index);
+                looked.turns.push((*child, target));
+                if settles(is_attacker, target) {
+                    looked.unlooked += next.len() - (k + 1);
+                    break;
+                }
+            }
             looked.starts.push(looked.turns.len());
         }
     }
@@ -1212,10 +1240,13 @@ mod tests {
     /// The graph as a closure finds it looking at its candidates one after another, each
     /// against an index that holds every candidate before it (no batches, nothing recorded
     /// while anything is looked at): what [`Search::hold_graph`] must give.
+    /// With `every_turn`, each candidate's turns are all looked at, none left after one that
+    /// settles it.
     fn hold_graph_one_by_one(
         search: &Search,
         candidates: Vec<Position>,
         max_stones: u32,
+        every_turn: bool,
     ) -> (HoldGraph, Turns) {
         let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(search.most_candidates());
         let mut index = PositionMap::new();
@@ -1233,10 +1264,20 @@ mod tests {
         };
         let mut growth = Growth::new(most, max_stones);
         let (mut turns, mut start, mut looked) = (Vec::new(), Vec::new(), LookedAt::default());
-        let mut i = 0;
+        let (mut i, mut unlooked) = (0, 0);
         while i < graph.candidates.len() {
             let candidate = graph.candidates[i];
             search.look_at_candidates(&[candidate], &index, &mut looked);
+            unlooked += looked.unlooked;
+            if every_turn {
+                let mut next = Vec::new();
+                children(search.board, &candidate, &mut next);
+                looked.turns = next
+                    .iter()
+                    .map(|child| (*child, search.hold_target(child, hash(child), &index)))
+                    .collect();
+                looked.starts = vec![0, looked.turns.len()];
+            }
             start.push(turns.len());
             graph.record(
                 i as u32,
@@ -1249,7 +1290,14 @@ mod tests {
             i += 1;
         }
         start.push(turns.len());
-        (graph, Turns { to: turns, start })
+        (
+            graph,
+            Turns {
+                to: turns,
+                start,
+                unlooked,
+            },
+        )
     }
 
     /// A search of two against two, a draw the search needs millions of nodes for
@@ -1281,8 +1329,9 @@ mod tests {
         let search = unsettled_two_against_two(&board, &tables, &progress);
         let (candidates, _, _) = search.hold_candidates(search.hold_stones, usize::MAX);
         let (mut one_at_a_time, turns) =
-            hold_graph_one_by_one(&search, candidates.clone(), search.hold_stones);
+            hold_graph_one_by_one(&search, candidates.clone(), search.hold_stones, false);
         one_at_a_time.group_parents(&turns, 1);
+        let one_by_one_unlooked = turns.unlooked;
         assert!(candidates.len() > 1_000, "{} candidates", candidates.len());
         assert!(
             one_at_a_time.candidates.len() > candidates.len(),
@@ -1308,7 +1357,40 @@ mod tests {
             assert_eq!(graph.parents, one_at_a_time.parents);
             assert_eq!(graph.failed, one_at_a_time.failed);
             assert_eq!(graph.relied, one_at_a_time.relied);
+            assert_eq!(turns.unlooked, one_by_one_unlooked);
         }
+    }
+
+    #[test]
+    fn turns_left_unlooked_after_one_that_settles_change_no_candidate_s_fate() {
+        let board = fanorona_engine::Board::standard();
+        let tables = crate::Tables::build(&board, fanorona_engine::Rules::default(), 3);
+        let progress = crate::progress::NoProgress;
+        let search = unsettled_two_against_two(&board, &tables, &progress);
+        let (candidates, _, _) = search.hold_candidates(search.hold_stones, usize::MAX);
+        let (mut settled_early, early_turns) =
+            hold_graph_one_by_one(&search, candidates.clone(), search.hold_stones, false);
+        let (mut every_turn, all_turns) =
+            hold_graph_one_by_one(&search, candidates, search.hold_stones, true);
+        assert!(early_turns.unlooked > 0, "no turn left unlooked at");
+        assert!(early_turns.to.len() < all_turns.to.len());
+        settled_early.group_parents(&early_turns, 2);
+        every_turn.group_parents(&all_turns, 2);
+        assert_eq!(settled_early.candidates, every_turn.candidates);
+        settled_early.eliminate(search.attacker);
+        every_turn.eliminate(search.attacker);
+        assert!(settled_early.alive.iter().any(|&alive| alive), "none held");
+        assert!(
+            settled_early.alive.iter().any(|&alive| !alive),
+            "none failed"
+        );
+        assert_eq!(settled_early.alive, every_turn.alive);
+        // The disproofs relied on: those before a settling turn, of all those there are.
+        let every_relied: std::collections::HashSet<_> = every_turn.relied.iter().collect();
+        assert!(settled_early
+            .relied
+            .iter()
+            .all(|r| every_relied.contains(r)));
     }
 
     #[test]
