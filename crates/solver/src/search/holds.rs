@@ -19,7 +19,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::position_map::PositionMap;
+use super::position_map::{Packed, PositionMap};
 use super::transposition::{unresolved_with_work_in, Slot};
 use super::{stones, FastMap, Search};
 use fanorona_engine::movegen::children;
@@ -120,14 +120,14 @@ impl Growth {
 
     /// A turn to a position still unknown: a new candidate where there is room and it has few
     /// enough stones.
-    fn add(&mut self, child: Position, candidates: &mut Vec<Position>) -> Target {
+    fn add(&mut self, child: Position, candidates: &mut Vec<Packed>) -> Target {
         if candidates.len() >= self.most || stones(&child) > self.max_stones {
             return Target::Unknown;
         }
         let j = candidates.len() as u32;
         self.added.insert(child, j);
         self.pending.push((child, j));
-        candidates.push(child);
+        candidates.push(Packed::of(&child));
         Target::Candidate(j)
     }
 
@@ -192,7 +192,7 @@ struct Turns {
 
 /// The positions a closure looks at and the turns between them.
 struct HoldGraph {
-    candidates: Vec<Position>,
+    candidates: Vec<Packed>,
     /// Per candidate: not (yet) shown to fail.
     alive: Vec<bool>,
     /// Per candidate: how many of its turns hold (what a defender's position needs one of).
@@ -260,23 +260,26 @@ impl Search<'_> {
     /// the search is asked to stop first (looking at the turns is most of a closure's time).
     fn hold_graph(
         &self,
-        mut candidates: Vec<Position>,
+        listed: Vec<Position>,
         max_stones: u32,
         batch: usize,
     ) -> Option<(HoldGraph, Turns)> {
-        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
+        let most = (2 * listed.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
+        // Packed first, the list given freed before the index takes its memory.
+        let mut candidates = Vec::with_capacity(most.max(listed.len()));
+        candidates.extend(listed.iter().map(Packed::of));
+        drop(listed);
         // Sized for all of them at once: growing by doubling wrote every array it outgrew,
         // and fresh memory is slow to fault in (an eighth of a long search's closure went on
         // the kernel zeroing pages for the index alone).
         let mut index = PositionMap::new();
         index.reserve(most);
-        candidates.reserve(most.saturating_sub(candidates.len()));
-        for (i, position) in candidates.iter().enumerate() {
+        for (i, packed) in candidates.iter().enumerate() {
             // Tens of millions of candidates take seconds to index.
             if i % INDEXED_BETWEEN_STOP_CHECKS == 0 && self.stop_requested() {
                 return None;
             }
-            index.insert(position, i as u32);
+            index.insert(&packed.position(), i as u32);
         }
         let mut graph = HoldGraph {
             alive: Vec::with_capacity(most),
@@ -309,12 +312,20 @@ impl Search<'_> {
                 // the last batch's recording added more: those are looked at now, alone.
                 looked_range = i..graph.candidates.len().min(i + batch);
                 next_batch.clear();
-                next_batch.extend_from_slice(&graph.candidates[looked_range.clone()]);
+                next_batch.extend(
+                    graph.candidates[looked_range.clone()]
+                        .iter()
+                        .map(|c| c.position()),
+                );
                 tasks = self.look_at_batch(&next_batch, &index, &mut looked);
             }
             let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
             next_batch.clear();
-            next_batch.extend_from_slice(&graph.candidates[next_range.clone()]);
+            next_batch.extend(
+                graph.candidates[next_range.clone()]
+                    .iter()
+                    .map(|c| c.position()),
+            );
             let (next_tasks, ()) = rayon::join(
                 || self.look_at_batch(&next_batch, &index, &mut looking),
                 || {
@@ -594,7 +605,7 @@ fn newly_held(graph: &HoldGraph) -> (Vec<Position>, usize) {
         .iter()
         .zip(&graph.alive)
         .filter(|(_, &alive)| alive)
-        .map(|(position, _)| *position)
+        .map(|(packed, _)| packed.position())
         .collect();
     let candidates = held.len();
     held.extend(
@@ -618,7 +629,7 @@ impl HoldGraph {
         turns: &mut Vec<u32>,
         attacker: Color,
     ) {
-        let is_attacker = self.candidates[i as usize].side == attacker;
+        let is_attacker = self.candidates[i as usize].side() == attacker;
         // Positions the search never reached are added only where they can decide something:
         // not for an attacker's position that a turn to a win already sinks, nor for a
         // defender's that has a holding turn already (each adds a score of positions of its
@@ -732,7 +743,7 @@ impl HoldGraph {
                     continue;
                 }
                 self.holding_turns[parent] -= 1;
-                if self.candidates[parent].side == attacker || self.holding_turns[parent] == 0 {
+                if self.candidates[parent].side() == attacker || self.holding_turns[parent] == 0 {
                     self.alive[parent] = false;
                     self.failed.push(parent as u32);
                 }
@@ -1175,7 +1186,7 @@ mod tests {
         ];
         for (position, targets, added, why) in cases {
             let mut graph = HoldGraph {
-                candidates: vec![position],
+                candidates: vec![Packed::of(&position)],
                 alive: Vec::new(),
                 holding_turns: Vec::new(),
                 parent_start: Vec::new(),
@@ -1244,15 +1255,16 @@ mod tests {
     /// settles it.
     fn hold_graph_one_by_one(
         search: &Search,
-        candidates: Vec<Position>,
+        listed: Vec<Position>,
         max_stones: u32,
         every_turn: bool,
     ) -> (HoldGraph, Turns) {
-        let most = (2 * candidates.len() + EXPLORE_AT_LEAST).min(search.most_candidates());
+        let most = (2 * listed.len() + EXPLORE_AT_LEAST).min(search.most_candidates());
         let mut index = PositionMap::new();
-        for (i, position) in candidates.iter().enumerate() {
+        for (i, position) in listed.iter().enumerate() {
             index.insert(position, i as u32);
         }
+        let candidates = listed.iter().map(Packed::of).collect();
         let mut graph = HoldGraph {
             alive: Vec::new(),
             holding_turns: Vec::new(),
@@ -1266,7 +1278,7 @@ mod tests {
         let (mut turns, mut start, mut looked) = (Vec::new(), Vec::new(), LookedAt::default());
         let (mut i, mut unlooked) = (0, 0);
         while i < graph.candidates.len() {
-            let candidate = graph.candidates[i];
+            let candidate = graph.candidates[i].position();
             search.look_at_candidates(&[candidate], &index, &mut looked);
             unlooked += looked.unlooked;
             if every_turn {
