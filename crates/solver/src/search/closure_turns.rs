@@ -1,8 +1,9 @@
 //! Closures of held sets one at a time in a process, where it asks for that.
 //!
 //! A closure (see `holds.rs`) takes gigabytes for a few minutes: for 33.5 M candidates and
-//! their 52 to 64 M turns, 3.2 GB (2.8 GB since the sixty-first session packed them). Two searches side by side reach their closures at nearly
-//! the same node counts, so both took that memory at once, and the page cache lost the table
+//! their 52 to 64 M turns, 3.2 GB (2.8 GB since the sixty-first session packed them). Two
+//! searches side by side reach their closures at nearly the same node counts, so both took
+//! that memory at once, and the page cache lost the table
 //! pages that both the closures and the searches probe (sixtieth session: two closures of 328
 //! to 456 s, 96% of it looking at turns, most of it waiting on the disk). One at a time, the
 //! peak is half, and the other search goes on searching meanwhile: its closure is put off, as

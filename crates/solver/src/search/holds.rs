@@ -311,21 +311,11 @@ impl Search<'_> {
                 // Nothing looked at yet, or the looking caught up with the candidates while
                 // the last batch's recording added more: those are looked at now, alone.
                 looked_range = i..graph.candidates.len().min(i + batch);
-                next_batch.clear();
-                next_batch.extend(
-                    graph.candidates[looked_range.clone()]
-                        .iter()
-                        .map(|c| c.position()),
-                );
+                unpack_into(&mut next_batch, &graph.candidates[looked_range.clone()]);
                 tasks = self.look_at_batch(&next_batch, &index, &mut looked);
             }
             let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
-            next_batch.clear();
-            next_batch.extend(
-                graph.candidates[next_range.clone()]
-                    .iter()
-                    .map(|c| c.position()),
-            );
+            unpack_into(&mut next_batch, &graph.candidates[next_range.clone()]);
             let (next_tasks, ()) = rayon::join(
                 || self.look_at_batch(&next_batch, &index, &mut looking),
                 || {
@@ -593,6 +583,12 @@ impl Search<'_> {
             },
         }
     }
+}
+
+/// `batch`, emptied first, then filled with the positions of `candidates`.
+fn unpack_into(batch: &mut Vec<Position>, candidates: &[Packed]) {
+    batch.clear();
+    batch.extend(candidates.iter().map(|candidate| candidate.position()));
 }
 
 /// The candidates still alive, to be kept as disproven outright, with the table's disproofs
