@@ -27,6 +27,7 @@
 //! proven children, an AND node 1 + the greatest. Following children of smaller height always
 //! ends, so the certificate of a proof never loops (see [`crate::certificate`]).
 
+mod candidates;
 mod closure_turns;
 mod filters;
 mod holds;

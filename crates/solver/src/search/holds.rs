@@ -19,6 +19,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
+use super::candidates::Candidates;
 use super::position_map::{Packed, PositionMap};
 use super::transposition::{unresolved_with_work_in, Slot};
 use super::{stones, FastMap, Search};
@@ -89,17 +90,21 @@ struct Growth {
     added_before: FastMap<Position, u32>,
     /// This batch's additions in order, for the index.
     pending: Vec<(Position, u32)>,
+    /// The number the next addition takes.
+    next: usize,
     most: usize,
     max_stones: u32,
 }
 
 impl Growth {
-    /// Room for `most` candidates in all, of at most `max_stones` stones.
-    fn new(most: usize, max_stones: u32) -> Growth {
+    /// Room for `most` candidates in all, `listed` of them there already, of at most
+    /// `max_stones` stones.
+    fn new(listed: usize, most: usize, max_stones: u32) -> Growth {
         Growth {
             added: FastMap::default(),
             added_before: FastMap::default(),
             pending: Vec::new(),
+            next: listed,
             most,
             max_stones,
         }
@@ -120,25 +125,26 @@ impl Growth {
 
     /// A turn to a position still unknown: a new candidate where there is room and it has few
     /// enough stones.
-    fn add(&mut self, child: Position, candidates: &mut Vec<Packed>) -> Target {
-        if candidates.len() >= self.most || stones(&child) > self.max_stones {
+    fn add(&mut self, child: Position) -> Target {
+        if self.next >= self.most || stones(&child) > self.max_stones {
             return Target::Unknown;
         }
-        let j = candidates.len() as u32;
+        let j = self.next as u32;
+        self.next += 1;
         self.added.insert(child, j);
         self.pending.push((child, j));
-        candidates.push(Packed::of(&child));
         Target::Candidate(j)
     }
 
-    /// Write this batch's additions into `index`, once no batch is being looked at; they
+    /// Write this batch's additions into `candidates`, once no batch is being looked at; they
     /// become the batch before's.
-    fn write_into(&mut self, index: &mut PositionMap<u32>) {
+    fn write_into(&mut self, candidates: &mut Candidates) {
         for (k, (position, j)) in self.pending.iter().enumerate() {
             if let Some((ahead, _)) = self.pending.get(k + PREFETCH_AHEAD) {
-                index.prefetch(ahead);
+                candidates.prefetch_hashed(hash(ahead));
             }
-            index.insert(position, *j);
+            let numbered = candidates.insert(position);
+            assert_eq!(numbered, *j, "an addition that was a candidate already");
         }
         self.pending.clear();
         std::mem::swap(&mut self.added, &mut self.added_before);
@@ -265,26 +271,24 @@ impl Search<'_> {
         batch: usize,
     ) -> Option<(HoldGraph, Turns)> {
         let most = (2 * listed.len() + EXPLORE_AT_LEAST).min(self.most_candidates());
-        // Packed first, the list given freed before the index takes its memory.
-        let mut candidates = Vec::with_capacity(most.max(listed.len()));
-        candidates.extend(listed.iter().map(Packed::of));
-        drop(listed);
-        // Sized for all of them at once: growing by doubling wrote every array it outgrew,
+        // Room for all of them at once: growing by doubling wrote every array it outgrew,
         // and fresh memory is slow to fault in (an eighth of a long search's closure went on
         // the kernel zeroing pages for the index alone).
-        let mut index = PositionMap::new();
-        index.reserve(most);
-        for (i, packed) in candidates.iter().enumerate() {
+        let mut candidates = Candidates::with_room(most.max(listed.len()));
+        for (i, position) in listed.iter().enumerate() {
             // Tens of millions of candidates take seconds to index.
             if i % INDEXED_BETWEEN_STOP_CHECKS == 0 && self.stop_requested() {
                 return None;
             }
-            index.insert(&packed.position(), i as u32);
+            candidates.insert(position);
         }
+        drop(listed);
+        // The list goes into the graph once every candidate is recorded: till then the
+        // batches are looked at against it while the graph is written to.
         let mut graph = HoldGraph {
             alive: Vec::with_capacity(most),
             holding_turns: Vec::with_capacity(most),
-            candidates,
+            candidates: Vec::new(),
             parent_start: Vec::new(),
             parents: Vec::new(),
             failed: Vec::new(),
@@ -293,7 +297,7 @@ impl Search<'_> {
         // The turns between candidates: candidate i's go to `turns[turn_start[i]..]`, up to the
         // next candidate's start.
         let (mut turns, mut turn_start) = (Vec::new(), Vec::with_capacity(most + 1));
-        let mut growth = Growth::new(most, max_stones);
+        let mut growth = Growth::new(candidates.len(), most, max_stones);
         // Each batch is looked at in parallel (all but the candidates added since the index
         // was last written to, which only the turns in order can tell, so that the graph is
         // the same, turn for turn, as when candidates are looked at one after another) while
@@ -303,43 +307,45 @@ impl Search<'_> {
         let (mut looked_range, mut tasks) = (0..0, 0);
         let mut next_batch: Vec<Position> = Vec::new();
         let (mut i, attacker, mut unlooked) = (0, self.attacker, 0);
-        while i < graph.candidates.len() {
+        while i < candidates.len() {
             if self.stop_requested() {
                 return None;
             }
             if looked_range.is_empty() {
                 // Nothing looked at yet, or the looking caught up with the candidates while
                 // the last batch's recording added more: those are looked at now, alone.
-                looked_range = i..graph.candidates.len().min(i + batch);
-                unpack_into(&mut next_batch, &graph.candidates[looked_range.clone()]);
-                tasks = self.look_at_batch(&next_batch, &index, &mut looked);
+                looked_range = i..candidates.len().min(i + batch);
+                unpack_into(&mut next_batch, &candidates.list()[looked_range.clone()]);
+                tasks = self.look_at_batch(&next_batch, &candidates, &mut looked);
             }
-            let next_range = looked_range.end..graph.candidates.len().min(looked_range.end + batch);
-            unpack_into(&mut next_batch, &graph.candidates[next_range.clone()]);
+            let next_range = looked_range.end..candidates.len().min(looked_range.end + batch);
+            unpack_into(&mut next_batch, &candidates.list()[next_range.clone()]);
             let (next_tasks, ()) = rayon::join(
-                || self.look_at_batch(&next_batch, &index, &mut looking),
+                || self.look_at_batch(&next_batch, &candidates, &mut looking),
                 || {
                     for part in &looked[..tasks] {
                         unlooked += part.unlooked;
                         for k in 0..part.len() {
                             turn_start.push(turns.len());
+                            let is_attacker = candidates.list()[i].side() == attacker;
                             let looked = part.turns_of(k);
-                            graph.record(i as u32, looked, &mut growth, &mut turns, attacker);
+                            graph.record(i as u32, is_attacker, looked, &mut growth, &mut turns);
                             i += 1;
                         }
                     }
                 },
             );
-            growth.write_into(&mut index);
+            growth.write_into(&mut candidates);
             std::mem::swap(&mut looked, &mut looking);
             (tasks, looked_range) = (next_tasks, next_range);
         }
         // Every candidate recorded: one left out would count as holding for its parents.
         assert_eq!(
             graph.alive.len(),
-            graph.candidates.len(),
+            candidates.len(),
             "a candidate not recorded"
         );
+        graph.candidates = candidates.into_list();
         turn_start.push(turns.len());
         Some((
             graph,
@@ -356,7 +362,7 @@ impl Search<'_> {
     fn look_at_batch(
         &self,
         batch: &[Position],
-        index: &PositionMap<u32>,
+        index: &Candidates,
         looked: &mut Vec<LookedAt>,
     ) -> usize {
         let tasks = batch.len().div_ceil(LOOKED_AT_PER_TASK);
@@ -384,7 +390,7 @@ impl Search<'_> {
     fn look_at_candidates(
         &self,
         candidates: &[Position],
-        index: &PositionMap<u32>,
+        index: &Candidates,
         looked: &mut LookedAt,
     ) {
         looked.starts.clear();
@@ -560,7 +566,7 @@ impl Search<'_> {
     }
 
     /// What a turn to `child` (whose [`hash`] is `hash`) leads to.
-    fn hold_target(&self, child: &Position, hash: u64, index: &PositionMap<u32>) -> Target {
+    fn hold_target(&self, child: &Position, hash: u64, index: &Candidates) -> Target {
         if let Some(numbers) = self.leaf(child) {
             return if numbers.is_disproven() {
                 Target::Held
@@ -577,7 +583,7 @@ impl Search<'_> {
         match self.table.get_hashed(child, hash) {
             Some(slot) if slot.disproof == 0 => Target::DisprovenInTable,
             Some(slot) if slot.proof == 0 => Target::Open,
-            _ => match index.get_hashed(child, hash) {
+            _ => match index.number_of(child, hash) {
                 Some(j) => Target::Candidate(j),
                 None => Target::Unknown,
             },
@@ -620,12 +626,11 @@ impl HoldGraph {
     fn record(
         &mut self,
         i: u32,
+        is_attacker: bool,
         looked: &[(Position, Target)],
         growth: &mut Growth,
         turns: &mut Vec<u32>,
-        attacker: Color,
     ) {
-        let is_attacker = self.candidates[i as usize].side() == attacker;
         // Positions the search never reached are added only where they can decide something:
         // not for an attacker's position that a turn to a win already sinks, nor for a
         // defender's that has a holding turn already (each adds a score of positions of its
@@ -641,7 +646,7 @@ impl HoldGraph {
         let (mut holding, mut open) = (0, false);
         for &(child, target) in looked {
             let target = match growth.added_since(child, target) {
-                Target::Unknown if !decided => growth.add(child, &mut self.candidates),
+                Target::Unknown if !decided => growth.add(child),
                 known => known,
             };
             match target {
@@ -1190,10 +1195,16 @@ mod tests {
                 failed: Vec::new(),
                 relied: Vec::new(),
             };
-            let mut growth = Growth::new(100, 64);
+            let mut growth = Growth::new(1, 100, 64);
             let looked = [(a, targets[0]), (b, targets[1])];
-            graph.record(0, &looked, &mut growth, &mut Vec::new(), attacker);
-            assert_eq!(graph.candidates.len() - 1, added, "{why}");
+            let is_attacker = position.side == attacker;
+            graph.record(0, is_attacker, &looked, &mut growth, &mut Vec::new());
+            assert_eq!(growth.pending.len(), added, "{why}");
+            assert_eq!(
+                growth.next,
+                1 + added,
+                "{why}: numbered after the one listed"
+            );
         }
     }
 
@@ -1256,25 +1267,24 @@ mod tests {
         every_turn: bool,
     ) -> (HoldGraph, Turns) {
         let most = (2 * listed.len() + EXPLORE_AT_LEAST).min(search.most_candidates());
-        let mut index = PositionMap::new();
-        for (i, position) in listed.iter().enumerate() {
-            index.insert(position, i as u32);
+        let mut index = Candidates::with_room(most.max(listed.len()));
+        for position in &listed {
+            index.insert(position);
         }
-        let candidates = listed.iter().map(Packed::of).collect();
         let mut graph = HoldGraph {
             alive: Vec::new(),
             holding_turns: Vec::new(),
-            candidates,
+            candidates: Vec::new(),
             parent_start: Vec::new(),
             parents: Vec::new(),
             failed: Vec::new(),
             relied: Vec::new(),
         };
-        let mut growth = Growth::new(most, max_stones);
+        let mut growth = Growth::new(index.len(), most, max_stones);
         let (mut turns, mut start, mut looked) = (Vec::new(), Vec::new(), LookedAt::default());
         let (mut i, mut unlooked) = (0, 0);
-        while i < graph.candidates.len() {
-            let candidate = graph.candidates[i].position();
+        while i < index.len() {
+            let candidate = index.list()[i].position();
             search.look_at_candidates(&[candidate], &index, &mut looked);
             unlooked += looked.unlooked;
             if every_turn {
@@ -1287,16 +1297,18 @@ mod tests {
                 looked.starts = vec![0, looked.turns.len()];
             }
             start.push(turns.len());
+            let is_attacker = candidate.side == search.attacker;
             graph.record(
                 i as u32,
+                is_attacker,
                 looked.turns_of(0),
                 &mut growth,
                 &mut turns,
-                search.attacker,
             );
             growth.write_into(&mut index);
             i += 1;
         }
+        graph.candidates = index.into_list();
         start.push(turns.len());
         (
             graph,

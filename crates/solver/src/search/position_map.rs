@@ -1,10 +1,11 @@
 //! A map from positions to small values for the search's large, hot sets: the held positions
-//! (see [`super::holds`]), and the candidates of a closure with their numbers.
+//! (see [`super::holds`]) and the pinned ones with their heights. (A closure's candidates
+//! have an index of their own, smaller: `super::candidates`.)
 //!
 //! These are asked about for nearly every child, and the positions in them are spread over
 //! memory, so each question is a cache miss (two with the standard map: its control bytes and
 //! its entries lie apart). Here a position's entry sits in the slot its hash names, or in the
-//! next few (open addressing): one cache line, which [`PositionMap::prefetch`] can ask for
+//! next few (open addressing): one cache line, which [`PositionMap::prefetch_hashed`] can ask for
 //! before the answer is needed. Entries are never removed (these sets only grow).
 
 use crate::prefetch::prefetch;
@@ -14,10 +15,8 @@ use fanorona_engine::{hash, Bitboard, Color, Position};
 pub(super) struct PositionMap<V> {
     /// A position's key per slot, `EMPTY` where none: fewer than half of them are used.
     keys: ZeroedMemory<Key>,
-    /// The value of the position in the same slot. Apart from the keys, so that a slot of a
-    /// map of candidate numbers takes 20 bytes, not the 24 of a padded pair: a closure's
-    /// index of 2^26 slots is 268 MB smaller, which its peak needed to fit beside the table
-    /// pages in the page cache (sixty-first session).
+    /// The value of the position in the same slot. Apart from the keys, so that a slot with a
+    /// 4-byte value takes 20 bytes, not the 24 of a padded pair, and a set's none more.
     values: ZeroedMemory<V>,
     len: usize,
 }
@@ -117,12 +116,7 @@ impl<V: ZeroValid> PositionMap<V> {
         }
     }
 
-    /// Start loading the slot where `position` would be.
-    pub(super) fn prefetch(&self, position: &Position) {
-        self.prefetch_hashed(hash(position));
-    }
-
-    /// [`Self::prefetch`] of the position whose [`hash`] is `hash`.
+    /// Start loading the slot where the position whose [`hash`] is `hash` would be.
     pub(super) fn prefetch_hashed(&self, hash: u64) {
         if !self.keys.is_empty() {
             let home = self.home_of(hash);
@@ -235,7 +229,7 @@ mod tests {
         assert_eq!(map.len, 10_000);
         for seed in 0..10_000 {
             assert_eq!(map.get(&position(seed)), Some(seed as u32), "{seed}");
-            map.prefetch(&position(seed));
+            map.prefetch_hashed(hash(&position(seed)));
         }
         for seed in 10_000..20_000 {
             assert!(!map.contains(&position(seed)), "{seed}");

@@ -1,0 +1,189 @@
+//! A closure's candidates (see `holds.rs`): their list, and an index that finds a position's
+//! number in it.
+//!
+//! The index is the largest thing a closure holds: a slot for every candidate it may take
+//! and as many again, 2^26 slots for the 2^25 candidates of a long search's closure. With
+//! each slot holding the position itself (16 bytes) and its number (4), that was 1.34 GB, and
+//! the closure's peak (2.8 GB) went past the memory the searches left free, so the kernel
+//! evicted the pages of the tables that the closure and the searches probe (sixty-first
+//! session). Here a slot holds only the number and 32 bits of the position's hash (8 bytes:
+//! 537 MB): a lookup whose hash bits match compares the position with the list's entry,
+//! which a position that is not a candidate almost never needs.
+
+use super::position_map::Packed;
+use crate::prefetch::prefetch;
+use crate::zeroed_memory::ZeroedMemory;
+use fanorona_engine::{hash, Position};
+
+pub(super) struct Candidates {
+    list: Vec<Packed>,
+    /// Per slot: 32 bits of a candidate's hash (the high half) and its number plus one (the
+    /// low half, so that an empty slot is 0). At most half of the slots are used.
+    slots: ZeroedMemory<u64>,
+}
+
+/// The fewest slots an index has.
+const LEAST_SLOTS: usize = 1024;
+
+impl Candidates {
+    /// An empty list with room for `most` candidates (never more).
+    pub(super) fn with_room(most: usize) -> Candidates {
+        assert!(
+            most < u32::MAX as usize,
+            "{most} candidates: numbers are 32 bits"
+        );
+        Candidates {
+            list: Vec::with_capacity(most),
+            slots: ZeroedMemory::new((2 * most).next_power_of_two().max(LEAST_SLOTS)),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The candidates, in the order of their numbers.
+    pub(super) fn list(&self) -> &[Packed] {
+        &self.list
+    }
+
+    /// The list alone, the index freed.
+    pub(super) fn into_list(self) -> Vec<Packed> {
+        self.list
+    }
+
+    /// `position`'s number: the one it had if it was a candidate already, a new one (the next)
+    /// if not.
+    pub(super) fn insert(&mut self, position: &Position) -> u32 {
+        let position_hash = hash(position);
+        if let Some(number) = self.number_of(position, position_hash) {
+            return number;
+        }
+        assert!(
+            2 * (self.list.len() + 1) <= self.slots.len(),
+            "more candidates than the room asked for"
+        );
+        let number = self.list.len() as u32;
+        let mut at = self.home(position_hash);
+        while self.slots[at] != 0 {
+            at = self.next(at);
+        }
+        self.slots[at] = tag(position_hash) | (number as u64 + 1);
+        self.list.push(Packed::of(position));
+        number
+    }
+
+    /// The number of `position` (whose [`hash`] is `position_hash`), if it is a candidate.
+    pub(super) fn number_of(&self, position: &Position, position_hash: u64) -> Option<u32> {
+        let (wanted_tag, packed) = (tag(position_hash), Packed::of(position));
+        let mut at = self.home(position_hash);
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return None;
+            }
+            let number = (slot as u32).wrapping_sub(1);
+            if slot & TAG_BITS == wanted_tag && self.list[number as usize] == packed {
+                return Some(number);
+            }
+            at = self.next(at);
+        }
+    }
+
+    /// Start loading the slot where the position whose [`hash`] is `position_hash` would be.
+    pub(super) fn prefetch_hashed(&self, position_hash: u64) {
+        prefetch(&self.slots[self.home(position_hash)]);
+    }
+
+    /// The slot a position's probe starts from: from the hash's upper half, as in
+    /// [`super::position_map`] (the candidates come in the order of the transposition table's
+    /// buckets, which its lower bits name).
+    fn home(&self, position_hash: u64) -> usize {
+        position_hash.rotate_right(32) as usize & (self.slots.len() - 1)
+    }
+
+    fn next(&self, at: usize) -> usize {
+        (at + 1) & (self.slots.len() - 1)
+    }
+}
+
+/// The high half of a slot: the hash bits kept there.
+const TAG_BITS: u64 = 0xffff_ffff << 32;
+
+/// The hash bits a slot keeps: its lower half, which does not choose the slot (the home comes
+/// from the upper half).
+fn tag(position_hash: u64) -> u64 {
+    position_hash << 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_engine::{Bitboard, Color};
+
+    fn position(seed: u64) -> Position {
+        let mixed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mover = mixed & ((1 << 45) - 1) | 1;
+        Position {
+            mover: Bitboard(mover),
+            waiting: Bitboard((mixed >> 19) & !mover & ((1 << 45) - 1)),
+            side: if seed % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+        }
+    }
+
+    #[test]
+    fn numbers_candidates_in_order_and_finds_each_and_nothing_else() {
+        let mut candidates = Candidates::with_room(10_000);
+        for seed in 0..10_000 {
+            assert_eq!(candidates.insert(&position(seed)), seed as u32);
+        }
+        assert_eq!(candidates.insert(&position(17)), 17, "already there");
+        assert_eq!(candidates.len(), 10_000);
+        for seed in 0..10_000 {
+            let p = position(seed);
+            assert_eq!(candidates.number_of(&p, hash(&p)), Some(seed as u32));
+            assert_eq!(candidates.list()[seed as usize], Packed::of(&p));
+        }
+        for seed in 10_000..20_000 {
+            let p = position(seed);
+            assert_eq!(candidates.number_of(&p, hash(&p)), None, "{seed}");
+        }
+        let mut other = position(3);
+        other.side = Color::White;
+        assert_eq!(candidates.number_of(&other, hash(&other)), None);
+        assert_eq!(candidates.into_list().len(), 10_000);
+    }
+
+    #[test]
+    fn positions_whose_hash_bits_agree_are_told_apart_by_the_list() {
+        // Two positions given the same hash: the same home and the same tag.
+        let mut candidates = Candidates::with_room(16);
+        let (a, b) = (position(1), position(2));
+        let same_hash = 0x1234_5678_9abc_def0;
+        let mut insert_with_hash = |p: &Position| {
+            let number = candidates.list.len() as u32;
+            let mut at = candidates.home(same_hash);
+            while candidates.slots[at] != 0 {
+                at = candidates.next(at);
+            }
+            candidates.slots[at] = tag(same_hash) | (number as u64 + 1);
+            candidates.list.push(Packed::of(p));
+        };
+        insert_with_hash(&a);
+        insert_with_hash(&b);
+        assert_eq!(candidates.number_of(&a, same_hash), Some(0));
+        assert_eq!(candidates.number_of(&b, same_hash), Some(1));
+        assert_eq!(candidates.number_of(&position(3), same_hash), None);
+    }
+
+    #[test]
+    fn a_slot_takes_eight_bytes() {
+        let candidates = Candidates::with_room(1 << 20);
+        assert_eq!(candidates.slots.len(), 1 << 21);
+        assert_eq!(std::mem::size_of_val(&candidates.slots[0]), 8);
+    }
+}
