@@ -188,10 +188,11 @@ impl PhaseClock {
 }
 
 /// The turns between candidates as a closure finds them: candidate `p`'s lead to the
-/// candidates `to[start[p]..start[p + 1]]`.
+/// candidates `to[start[p]..start[p + 1]]`. (Numbers of 32 bits: 4 bytes a candidate less than
+/// a `usize`, 134 MB of a closure's peak for 2^25 candidates.)
 struct Turns {
     to: Vec<u32>,
-    start: Vec<usize>,
+    start: Vec<u32>,
     /// How many turns of the candidates were left unlooked at (see [`settles`]).
     unlooked: usize,
 }
@@ -205,7 +206,7 @@ struct HoldGraph {
     holding_turns: Vec<u32>,
     /// Every turn from one candidate to another, by the candidate it leads to: the parents of
     /// candidate `c` are `parents[parent_start[c]..parent_start[c + 1]]`.
-    parent_start: Vec<usize>,
+    parent_start: Vec<u32>,
     parents: Vec<u32>,
     /// Candidates shown to fail whose parents are still to be looked at again.
     failed: Vec<u32>,
@@ -326,7 +327,7 @@ impl Search<'_> {
                     for part in &looked[..tasks] {
                         unlooked += part.unlooked;
                         for k in 0..part.len() {
-                            turn_start.push(turns.len());
+                            turn_start.push(turn_count(&turns));
                             let is_attacker = candidates.list()[i].side() == attacker;
                             let looked = part.turns_of(k);
                             graph.record(i as u32, is_attacker, looked, &mut growth, &mut turns);
@@ -346,7 +347,7 @@ impl Search<'_> {
             "a candidate not recorded"
         );
         graph.candidates = candidates.into_list();
-        turn_start.push(turns.len());
+        turn_start.push(turn_count(&turns));
         Some((
             graph,
             Turns {
@@ -591,6 +592,12 @@ impl Search<'_> {
     }
 }
 
+/// How many turns between candidates there are so far, as the 32-bit number they start at.
+fn turn_count(turns: &[u32]) -> u32 {
+    // 2^32 turns would take 16 GB on their own: a closure's room is a small fraction of that.
+    u32::try_from(turns.len()).expect("a closure of more than 2^32 turns between candidates")
+}
+
 /// `batch`, emptied first, then filled with the positions of `candidates`.
 fn unpack_into(batch: &mut Vec<Position>, candidates: &[Packed]) {
     batch.clear();
@@ -682,7 +689,7 @@ impl HoldGraph {
         let candidates = self.candidates.len();
         let per_part = candidates.div_ceil(parts.max(1)).max(1);
         // How many turns lead to each candidate, at `start[c + 1]` ...
-        let mut start = vec![0usize; candidates + 1];
+        let mut start = vec![0u32; candidates + 1];
         start[1..]
             .par_chunks_mut(per_part)
             .enumerate()
@@ -706,15 +713,18 @@ impl HoldGraph {
         let mut ranges = Vec::new();
         for first in (0..candidates).step_by(per_part) {
             let end = (first + per_part).min(candidates);
-            let (here, after) = rest.split_at_mut(start[end] - start[first]);
+            let (here, after) = rest.split_at_mut((start[end] - start[first]) as usize);
             ranges.push((first..end, here));
             rest = after;
         }
         ranges.into_par_iter().for_each(|(range, parents)| {
             let base = start[range.start];
-            let mut next: Vec<usize> = start[range.clone()].iter().map(|s| s - base).collect();
+            let mut next: Vec<usize> = start[range.clone()]
+                .iter()
+                .map(|s| (s - base) as usize)
+                .collect();
             for (parent, turn_range) in turns.start.windows(2).enumerate() {
-                for &child in &turns.to[turn_range[0]..turn_range[1]] {
+                for &child in &turns.to[turn_range[0] as usize..turn_range[1] as usize] {
                     if let Some(slot) = (child as usize)
                         .checked_sub(range.start)
                         .and_then(|c| next.get_mut(c))
@@ -735,8 +745,8 @@ impl HoldGraph {
     fn eliminate(&mut self, attacker: Color) {
         while let Some(dropped) = self.failed.pop() {
             let (from, to) = (
-                self.parent_start[dropped as usize],
-                self.parent_start[dropped as usize + 1],
+                self.parent_start[dropped as usize] as usize,
+                self.parent_start[dropped as usize + 1] as usize,
             );
             for k in from..to {
                 let parent = self.parents[k] as usize;
@@ -1296,7 +1306,7 @@ mod tests {
                     .collect();
                 looked.starts = vec![0, looked.turns.len()];
             }
-            start.push(turns.len());
+            start.push(turn_count(&turns));
             let is_attacker = candidate.side == search.attacker;
             graph.record(
                 i as u32,
@@ -1309,7 +1319,7 @@ mod tests {
             i += 1;
         }
         graph.candidates = index.into_list();
-        start.push(turns.len());
+        start.push(turn_count(&turns));
         (
             graph,
             Turns {
