@@ -1,7 +1,8 @@
 //! Closures of held sets one at a time in a process, where it asks for that.
 //!
 //! A closure (see `holds.rs`) takes gigabytes for a few minutes: for 33.5 M candidates and
-//! their 52 to 64 M turns, 3.2 GB (2.8 GB since the sixty-first session packed them). Two
+//! their 52 to 66 M turns, 3.2 GB (1.9 GB since the sixty-first and sixty-second sessions
+//! packed them and shrank their index). Two
 //! searches side by side reach their closures at nearly the same node counts, so both took
 //! that memory at once, and the page cache lost the table
 //! pages that both the closures and the searches probe (sixtieth session: two closures of 328

@@ -886,7 +886,7 @@ fn keep_lowest_ranks(
     positions.iter().map(rank).max().unwrap_or(0)
 }
 
-/// The most positions a closure looks at: at least this many (about 100 bytes each while it
+/// The most positions a closure looks at: at least this many (about 60 bytes each while it
 /// runs), half of them from the table at most ...
 const MOST_CANDIDATES: usize = 1 << 25;
 /// ... and one for every this many bytes of the transposition table where that is more. A
