@@ -55,7 +55,11 @@ impl Candidates {
     /// `position`'s number: the one it had if it was a candidate already, a new one (the next)
     /// if not.
     pub(super) fn insert(&mut self, position: &Position) -> u32 {
-        let position_hash = hash(position);
+        self.insert_hashed(position, hash(position))
+    }
+
+    /// [`Self::insert`] of `position`, whose [`hash`] is `position_hash`.
+    fn insert_hashed(&mut self, position: &Position, position_hash: u64) -> u32 {
         if let Some(number) = self.number_of(position, position_hash) {
             return number;
         }
@@ -119,21 +123,8 @@ fn tag(position_hash: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_engine::{Bitboard, Color};
-
-    fn position(seed: u64) -> Position {
-        let mixed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mover = mixed & ((1 << 45) - 1) | 1;
-        Position {
-            mover: Bitboard(mover),
-            waiting: Bitboard((mixed >> 19) & !mover & ((1 << 45) - 1)),
-            side: if seed % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-        }
-    }
+    use crate::search::position_map::scattered_position as position;
+    use fanorona_engine::Color;
 
     #[test]
     fn numbers_candidates_in_order_and_finds_each_and_nothing_else() {
@@ -164,17 +155,13 @@ mod tests {
         let mut candidates = Candidates::with_room(16);
         let (a, b) = (position(1), position(2));
         let same_hash = 0x1234_5678_9abc_def0;
-        let mut insert_with_hash = |p: &Position| {
-            let number = candidates.list.len() as u32;
-            let mut at = candidates.home(same_hash);
-            while candidates.slots[at] != 0 {
-                at = candidates.next(at);
-            }
-            candidates.slots[at] = tag(same_hash) | (number as u64 + 1);
-            candidates.list.push(Packed::of(p));
-        };
-        insert_with_hash(&a);
-        insert_with_hash(&b);
+        assert_eq!(candidates.insert_hashed(&a, same_hash), 0);
+        assert_eq!(
+            candidates.insert_hashed(&b, same_hash),
+            1,
+            "not taken for a"
+        );
+        assert_eq!(candidates.insert_hashed(&a, same_hash), 0, "there already");
         assert_eq!(candidates.number_of(&a, same_hash), Some(0));
         assert_eq!(candidates.number_of(&b, same_hash), Some(1));
         assert_eq!(candidates.number_of(&position(3), same_hash), None);

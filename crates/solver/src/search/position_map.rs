@@ -199,23 +199,27 @@ impl<V: ZeroValid> PositionMap<V> {
     }
 }
 
+/// For tests: a position on the 45 points of 5x9, a different one for each `seed` (its
+/// stones scattered by a multiplicative hash of it).
+#[cfg(test)]
+pub(super) fn scattered_position(seed: u64) -> Position {
+    let mixed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mover = mixed & ((1 << 45) - 1) | 1;
+    Position {
+        mover: Bitboard(mover),
+        waiting: Bitboard((mixed >> 19) & !mover & ((1 << 45) - 1)),
+        side: if seed % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::scattered_position as position;
     use super::*;
-
-    fn position(seed: u64) -> Position {
-        let mixed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mover = mixed & ((1 << 45) - 1) | 1;
-        Position {
-            mover: Bitboard(mover),
-            waiting: Bitboard((mixed >> 19) & !mover & ((1 << 45) - 1)),
-            side: if seed % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-        }
-    }
 
     #[test]
     fn holds_what_was_inserted_and_nothing_else() {
