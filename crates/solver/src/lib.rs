@@ -25,6 +25,7 @@ pub mod check;
 pub mod disk_room;
 pub mod entry;
 pub mod file;
+mod freed_memory;
 pub mod index;
 pub mod packed;
 pub mod page_cache;

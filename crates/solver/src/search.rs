@@ -960,6 +960,9 @@ impl<'a> Search<'a> {
             return Ok(());
         };
         self.close_holds_now();
+        // What it freed goes back to the system, not into the allocator's arenas, whose
+        // growth would leave the next closure less room beside the tables' pages.
+        crate::freed_memory::give_back();
         // Its arrays took gigabytes for a while, pushing table pages out of the cache.
         if let Some(tables) = self.tables {
             tables.warm_files_probed_in_place();
