@@ -2,10 +2,9 @@
 //!
 //! A closure (see `holds.rs`) takes gigabytes for a few minutes: for 33.5 M candidates and
 //! their 52 to 66 M turns, 3.2 GB (1.9 GB since the sixty-first and sixty-second sessions
-//! packed them and shrank their index). Two
-//! searches side by side reach their closures at nearly the same node counts, so both took
-//! that memory at once, and the page cache lost the table
-//! pages that both the closures and the searches probe (sixtieth session: two closures of 328
+//! packed them and shrank their index). Two searches side by side reach their closures at
+//! nearly the same node counts, so both took that memory at once, and the page cache lost the
+//! table pages that both the closures and the searches probe (sixtieth session: two closures of 328
 //! to 456 s, 96% of it looking at turns, most of it waiting on the disk). One at a time, the
 //! peak is half, and the other search goes on searching meanwhile: its closure is put off, as
 //! one not afforded is, and tried again a little later.
