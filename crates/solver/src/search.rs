@@ -32,6 +32,7 @@ mod closure_turns;
 mod filters;
 mod holds;
 mod numbers;
+mod path_dependent;
 mod position_map;
 mod saved_state;
 mod transposition;
@@ -46,6 +47,7 @@ use fanorona_engine::{hash, Board, Color, Position, Rules, Value};
 use filters::{Filters, MetMarks};
 use numbers::{combine, live_numbers, select, settling_child, Child, Frame, Numbers};
 pub use numbers::{Counting, Number, INFINITE};
+use path_dependent::PathDependent;
 use position_map::{PositionMap, PositionSet};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -178,8 +180,7 @@ pub struct Search<'a> {
     powers: Vec<u64>,
     /// Disproofs that rely on the path: per position, (length, hash) of the stretch of path
     /// above it that they relied on.
-    path_dependent: FastMap<Position, Vec<(u32, u64)>>,
-    path_dependent_count: usize,
+    path_dependent: PathDependent,
     /// Bit filters in front of `path_dependent` and `held` (see [`filters`]).
     filters: Filters,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
@@ -341,8 +342,7 @@ impl<'a> Search<'a> {
             path_counts: vec![0; PATH_SLOTS],
             path_prefix: Vec::new(),
             powers: vec![1],
-            path_dependent: FastMap::default(),
-            path_dependent_count: 0,
+            path_dependent: PathDependent::new(),
             covered: FastSet::default(),
             pinned: PositionMap::new(),
             pinned_proofs_only: false,
@@ -640,13 +640,12 @@ impl<'a> Search<'a> {
         {
             return None;
         }
-        let stretches = self.path_dependent.get(position)?;
         let depth = self.path_prefix.len();
-        stretches
-            .iter()
-            .filter(|&&(length, _)| length as usize <= depth && length > 0)
-            .find(|&&(length, hash)| self.stretch_hash(depth - length as usize) == hash)
-            .map(|&(length, _)| (depth - length as usize) as u32)
+        self.path_dependent
+            .stretches_of(position, hash)
+            .filter(|&(length, _)| length as usize <= depth && length > 0)
+            .find(|&(length, hash)| self.stretch_hash(depth - length as usize) == hash)
+            .map(|(length, _)| (depth - length as usize) as u32)
     }
 
     /// The children of a node with their numbers before expansion, into `kids` (emptied
@@ -999,8 +998,7 @@ impl<'a> Search<'a> {
     /// Keep a disproof of `position` (the next node of the path) that relies on the path from
     /// depth `relied` on. The store is a cache: it is emptied when it reaches its size limit.
     fn remember_path_dependent(&mut self, position: &Position, relied: u32) {
-        const PER_POSITION: usize = 4;
-        if self.path_dependent_count >= filters::PATH_DEPENDENT_ENTRIES {
+        if self.path_dependent.len() >= filters::PATH_DEPENDENT_ENTRIES {
             self.forget_path_dependent();
         }
         self.filters
@@ -1008,13 +1006,7 @@ impl<'a> Search<'a> {
         let from = relied as usize;
         let length = (self.path_prefix.len() - from) as u32;
         let hash = self.stretch_hash(from);
-        let stretches = self.path_dependent.entry(*position).or_default();
-        if stretches.len() == PER_POSITION {
-            stretches.remove(0);
-        } else {
-            self.path_dependent_count += 1;
-        }
-        stretches.push((length, hash));
+        self.path_dependent.remember(position, length, hash);
     }
 
     /// Whether a closure found `position` held. (Asked for every child looked at: free until
@@ -1115,10 +1107,11 @@ impl<'a> Search<'a> {
         // A few stored: their filter words alone are cleared. Reading off a certificate stores
         // a few after a re-search and forgets them at the next; zeroing all the filters each
         // time was 40% of its time.
-        self.filters
-            .clear_path_dependent(self.path_dependent.keys());
+        self.filters.clear_path_dependent(
+            self.path_dependent.positions_count(),
+            self.path_dependent.positions(),
+        );
         self.path_dependent.clear();
-        self.path_dependent_count = 0;
     }
 
     /// A checkpoint (see [`Search::save_every`]) if one is due.
@@ -1189,11 +1182,15 @@ impl<'a> Search<'a> {
                     .collect();
                 self.progress.note(&format!(
                     "can {:?} force a win? {} nodes; at the root, proof number {proof}, \
-                     disproof number {disproof} (on the path below it: {}){}",
+                     disproof number {disproof} (on the path below it: {}){}; \
+                     path-dependent disproofs kept: {} of {} positions (emptied at {})",
                     self.attacker,
                     self.nodes,
                     plies.join(", "),
-                    self.take_held_met()
+                    self.take_held_met(),
+                    self.path_dependent.len(),
+                    self.path_dependent.positions_count(),
+                    filters::PATH_DEPENDENT_ENTRIES
                 ));
             }
             if self.stop_requested() {

@@ -115,15 +115,16 @@ impl Filters {
         }
     }
 
-    /// Clear the path-dependent filter, of `positions` alone where that is less work (their
+    /// Clear the path-dependent filter, of `positions` (`count` of them) alone where that is less work (their
     /// words hold no other bits of this filter).
-    pub(super) fn clear_path_dependent<'p>(
+    pub(super) fn clear_path_dependent(
         &mut self,
-        positions: impl ExactSizeIterator<Item = &'p Position>,
+        count: usize,
+        positions: impl Iterator<Item = Position>,
     ) {
-        if positions.len() < self.words.len() / 64 {
+        if count < self.words.len() / 64 {
             for position in positions {
-                let word = self.place(position).word;
+                let word = self.place(&position).word;
                 self.words[word][PATH_DEPENDENT] = 0;
             }
         } else {
@@ -251,12 +252,12 @@ mod tests {
             .all(|p| is_path_dependent(&filters, p)));
         assert!(held.iter().all(|p| is_held(&filters, p)));
         // Few enough to clear word by word, then all of them.
-        filters.clear_path_dependent(path_dependent[..10].iter());
+        filters.clear_path_dependent(10, path_dependent[..10].iter().copied());
         assert!(!path_dependent[..10]
             .iter()
             .any(|p| is_path_dependent(&filters, p)));
         let many = random_positions(1 << 6, &mut seed);
-        filters.clear_path_dependent(many.iter());
+        filters.clear_path_dependent(many.len(), many.iter().copied());
         assert!(!path_dependent
             .iter()
             .any(|p| is_path_dependent(&filters, p)));

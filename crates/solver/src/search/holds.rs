@@ -497,8 +497,7 @@ impl Search<'_> {
         };
         let path_dependent: Vec<Position> = self
             .path_dependent
-            .keys()
-            .copied()
+            .positions()
             .filter(|p| !unresolved_in_table(p) && eligible(p))
             .collect();
         // Counted first and listed after: a long search's table holds hundreds of millions of

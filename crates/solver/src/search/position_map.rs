@@ -1,12 +1,14 @@
 //! A map from positions to small values for the search's large, hot sets: the held positions
-//! (see [`super::holds`]) and the pinned ones with their heights. (A closure's candidates
+//! (see [`super::holds`]), the pinned ones with their heights, and the path-dependent
+//! disproofs (see [`super::path_dependent`]). (A closure's candidates
 //! have an index of their own, smaller: `super::candidates`.)
 //!
 //! These are asked about for nearly every child, and the positions in them are spread over
 //! memory, so each question is a cache miss (two with the standard map: its control bytes and
 //! its entries lie apart). Here a position's entry sits in the slot its hash names, or in the
 //! next few (open addressing): one cache line, which [`PositionMap::prefetch_hashed`] can ask for
-//! before the answer is needed. Entries are never removed (these sets only grow).
+//! before the answer is needed. Entries are never removed one by one (these sets only grow, or are
+//! emptied whole).
 
 use crate::prefetch::prefetch;
 use crate::zeroed_memory::{ZeroValid, ZeroedMemory};
@@ -165,6 +167,14 @@ impl<V: ZeroValid> PositionMap<V> {
         self.values[at] = value;
         self.len += 1;
         true
+    }
+
+    /// Store `value` for `position`, whether it was there or not.
+    pub(super) fn set(&mut self, position: &Position, value: V) {
+        if !self.insert(position, value) {
+            let at = self.slot(position, key(position));
+            self.values[at] = value;
+        }
     }
 
     /// The slot that holds `wanted` (the key of `position`), or the empty one where it would
