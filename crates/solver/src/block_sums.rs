@@ -116,6 +116,12 @@ impl BlockSums {
         })
     }
 
+    /// Whether the block that holds byte `at` was checked already.
+    pub(crate) fn is_checked(&self, at: usize) -> bool {
+        let block = at / BLOCK_BYTES;
+        self.checked[block / 64].load(Ordering::Relaxed) & (1u64 << (block % 64)) != 0
+    }
+
     /// Whether the block of `body` (the table file before its trailer) that holds byte `at`
     /// matches its checksum; each block is read once, later calls only look at a bit.
     pub(crate) fn check(&self, body: &[u8], at: usize) -> bool {
