@@ -449,9 +449,11 @@ impl Search<'_> {
         if self.held.len() <= most {
             return;
         }
+        // In a scattered order: of the rank where the room runs out, those kept are the first
+        // ones listed, and listed in the map's order they were those of its first slots.
         let mut kept: Vec<Position> = self
             .held
-            .positions()
+            .positions_scattered()
             .filter(|p| !self.within_tables(p))
             .collect();
         if kept.len() > most {
@@ -955,6 +957,36 @@ mod tests {
         };
         let rules = fanorona_engine::Rules::default();
         Search::new(board, rules, tables, Color::White, limits, progress)
+    }
+
+    #[test]
+    fn a_full_held_set_trimmed_again_and_again_stays_spread_over_its_map() {
+        // A long search's held set is full: each closure adds positions and the set is trimmed
+        // back to its bound, those of the highest rank kept being the first ones listed. Listed
+        // in the map's slot order, those were the ones of its first slots, round after round,
+        // until one stretch of the map was crowded (e5-d4A's, sixty-third session).
+        let board = fanorona_engine::Board::standard();
+        let progress = crate::progress::NoProgress;
+        let mut search = small_search(&board, None, &progress);
+        let most = 3 << 13;
+        let mut seed = 99;
+        let mut add = |search: &mut Search, count: usize| {
+            for _ in 0..count {
+                search.mark_held(&Position::random_placement(&board, 4, 4, &mut seed));
+            }
+        };
+        add(&mut search, most);
+        for _ in 0..40 {
+            add(&mut search, most / 4);
+            search.limit_held(most);
+        }
+        assert_eq!(search.held.len(), most);
+        let read = super::super::position_map::mean_absent_probe(&search.held, 1 << 16);
+        // Spread at random at this load (3/8), a lookup reads about 1.8 slots.
+        assert!(
+            read < 2.5,
+            "a lookup of an absent position read {read} slots"
+        );
     }
 
     #[test]

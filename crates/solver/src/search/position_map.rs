@@ -12,6 +12,7 @@
 
 use crate::prefetch::prefetch;
 use crate::zeroed_memory::{ZeroValid, ZeroedMemory};
+use fanorona_engine::hash::mix;
 use fanorona_engine::{hash, Bitboard, Color, Position};
 
 pub(super) struct PositionMap<V> {
@@ -32,6 +33,11 @@ type Key = [u64; 2];
 
 /// No position without stones is ever stored.
 const EMPTY: Key = [0, 0];
+
+/// Mixed into a position's hash for its home slot (see [`PositionMap::home_of`]).
+const HOME_SALT: u64 = 0x5851_f42d_4c95_7f2d;
+
+const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
 
 fn key(position: &Position) -> Key {
     let side = (position.side == Color::Black) as u64;
@@ -97,17 +103,36 @@ impl<V: ZeroValid> PositionMap<V> {
             .map(|&stored| position_of(stored))
     }
 
-    /// The slot a position's probe starts from: from the hash's upper half. The transposition
-    /// table's bucket comes from its lower bits, and a closure inserts positions in the table's
-    /// order: with the same bits, every position of the first stretch of the table lands in the
-    /// first stretch of a smaller map, one long run that each insert walks to its end.
+    /// The slot a position's probe starts from.
     fn home(&self, position: &Position) -> usize {
         self.home_of(hash(position))
     }
 
-    /// [`Self::home`] of the position whose [`hash`] is `hash`.
+    /// [`Self::home`] of the position whose [`hash`] is `hash`: from a mix of it of its own,
+    /// unrelated to the bits anything else orders or picks positions by. Taken from the hash's
+    /// bits themselves, homes followed any such order: from the lower bits, a closure that
+    /// inserts positions in the transposition table's order (by its buckets: the lower bits)
+    /// made one long run that each insert walked to its end; from the upper bits, a held set
+    /// trimmed in its own slots' order kept the positions of its first slots (below), until
+    /// e5-d4A's held set of 4.18 M positions in 8.4 M slots held a run of 1.6 M slots and a
+    /// lookup that found nothing read 158,187 slots on average: its search ran at a tenth of
+    /// its speed (sixty-third session, data/results.md).
     fn home_of(&self, hash: u64) -> usize {
-        hash.rotate_right(32) as usize & (self.keys.len() - 1)
+        mix(hash ^ HOME_SALT) as usize & (self.keys.len() - 1)
+    }
+
+    /// Every position stored, visiting the slots in a scattered order (slot k·s for k = 0, 1,
+    /// …, s odd and near the size over the golden ratio): the first positions of this order
+    /// lie spread over all the slots, so that keeping the first ones of a kind keeps them from
+    /// all over the map, not from its start (where, kept in a map of the same homes, they
+    /// crowd a stretch of it).
+    pub(super) fn positions_scattered(&self) -> impl Iterator<Item = Position> + '_ {
+        let size = self.keys.len();
+        let stride = ((size as f64 / GOLDEN_RATIO) as usize) | 1;
+        (0..size)
+            .map(move |k| self.keys[k.wrapping_mul(stride) & (size - 1)])
+            .filter(|&stored| stored != EMPTY)
+            .map(position_of)
     }
 
     /// Make room for `more` positions at once, instead of growing (and moving every entry)
@@ -207,6 +232,24 @@ impl<V: ZeroValid> PositionMap<V> {
             }
         }
     }
+}
+
+/// For tests: how many slots a lookup that finds nothing reads, on average over `samples`
+/// homes spread over the map (what a crowded stretch costs the search: most of its lookups
+/// are of positions not there).
+#[cfg(test)]
+pub(super) fn mean_absent_probe<V: ZeroValid>(map: &PositionMap<V>, samples: u64) -> f64 {
+    let mask = map.keys.len() - 1;
+    let mut read = 0;
+    for k in 0..samples {
+        let mut at = mix(k) as usize & mask;
+        read += 1;
+        while map.keys[at] != EMPTY {
+            at = (at + 1) & mask;
+            read += 1;
+        }
+    }
+    read as f64 / samples as f64
 }
 
 /// For tests: a position on the 45 points of 5x9, a different one for each `seed` (its
