@@ -1183,7 +1183,7 @@ impl<'a> Search<'a> {
                 self.progress.note(&format!(
                     "can {:?} force a win? {} nodes; at the root, proof number {proof}, \
                      disproof number {disproof} (on the path below it: {}){}; \
-                     path-dependent disproofs kept: {} of {} positions (emptied at {})",
+                     path-dependent disproofs kept: {} for {} positions (emptied at {})",
                     self.attacker,
                     self.nodes,
                     plies.join(", "),

@@ -115,8 +115,8 @@ impl Filters {
         }
     }
 
-    /// Clear the path-dependent filter, of `positions` (`count` of them) alone where that is less work (their
-    /// words hold no other bits of this filter).
+    /// Clear the path-dependent filter, of `positions` (`count` of them) alone where that is
+    /// less work (their words hold no other bits of this filter).
     pub(super) fn clear_path_dependent(
         &mut self,
         count: usize,
