@@ -118,23 +118,33 @@ impl BlockSums {
 
     /// Whether the block that holds byte `at` was checked already.
     pub(crate) fn is_checked(&self, at: usize) -> bool {
-        let block = at / BLOCK_BYTES;
-        self.checked[block / 64].load(Ordering::Relaxed) & (1u64 << (block % 64)) != 0
+        let (word, bit) = self.checked_bit(at);
+        word.load(Ordering::Relaxed) & bit != 0
     }
 
     /// Whether the block of `body` (the table file before its trailer) that holds byte `at`
     /// matches its checksum; each block is read once, later calls only look at a bit.
     pub(crate) fn check(&self, body: &[u8], at: usize) -> bool {
-        let block = at / BLOCK_BYTES;
-        let (word, bit) = (&self.checked[block / 64], 1u64 << (block % 64));
-        if word.load(Ordering::Relaxed) & bit != 0 {
+        if self.is_checked(at) {
             return true;
         }
-        let end = body.len().min((block + 1) * BLOCK_BYTES);
-        let fits = checksum_of(&body[block * BLOCK_BYTES..end]) == self.sums[block];
+        let fits = checksum_of(&body[block_range(body.len(), at)]) == self.sums[at / BLOCK_BYTES];
         if fits {
+            let (word, bit) = self.checked_bit(at);
             word.fetch_or(bit, Ordering::Relaxed);
         }
         fits
     }
+
+    /// The word and bit that say whether the block holding byte `at` was checked.
+    fn checked_bit(&self, at: usize) -> (&AtomicU64, u64) {
+        let block = at / BLOCK_BYTES;
+        (&self.checked[block / 64], 1u64 << (block % 64))
+    }
+}
+
+/// The bytes of the block that holds byte `at`, in a body of `body_len` bytes.
+pub(crate) fn block_range(body_len: usize, at: usize) -> std::ops::Range<usize> {
+    let start = at / BLOCK_BYTES * BLOCK_BYTES;
+    start..body_len.min(start + BLOCK_BYTES)
 }

@@ -27,7 +27,7 @@
 //! checks instead the blocks it reads, against the block checksums kept beside the file
 //! ([`crate::block_sums`]).
 
-use crate::block_sums::{self, BlockSums, BLOCK_BYTES};
+use crate::block_sums::{self, BlockSums};
 use crate::entry::Entry;
 use crate::index::Material;
 use crate::part_file::PartFile;
@@ -411,11 +411,10 @@ impl TableFile {
         #[cfg(unix)]
         if !blocks.is_checked(at) {
             // The block in one read (see `read_by_blocks`); only advice.
-            let start = at / BLOCK_BYTES * BLOCK_BYTES;
-            let length = BLOCK_BYTES.min(body.len() - start);
+            let block = block_sums::block_range(body.len(), at);
             let _ = self
                 .map
-                .advise_range(memmap2::Advice::WillNeed, start, length);
+                .advise_range(memmap2::Advice::WillNeed, block.start, block.len());
         }
         match blocks.check(body, at) {
             true => Ok(()),
