@@ -3,6 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use fanorona_engine::{Bitboard, Board, Color, Position, Rules, Value};
+use fanorona_solver::file::Content;
 use fanorona_solver::retrograde::values_only::solve_system_values;
 use fanorona_solver::{BuildControl, Material, MaterialIndex, NoProgress, Tables};
 use std::hint::black_box;
@@ -100,6 +101,23 @@ fn probing(c: &mut Criterion) {
             let mut out = Vec::new();
             b.iter(|| probe_32_at_a_time(&tables, &positions, &mut out))
         });
+        // What a search probes: the value files, copied into memory (five values a byte).
+        let mut values = Tables::open_available(
+            &board,
+            Rules::default(),
+            7,
+            Content::Values,
+            directory.as_ref(),
+        )
+        .expect("FANORONA_TABLES holds the 5x9 value files up to 7 stones");
+        values.load_into_memory().expect("room for the tables");
+        group.bench_function(
+            "probe/5x9-7-stones-random-value-files-in-memory-32-at-a-time",
+            |b| {
+                let mut out = Vec::new();
+                b.iter(|| probe_32_at_a_time(&values, &positions, &mut out))
+            },
+        );
     }
     group.finish();
 }

@@ -7,6 +7,7 @@
 //! - [`retrograde`]: the solver of one closed system of materials;
 //! - [`tables`]: all materials up to a stone count, built smallest first, and probing;
 //! - [`file`]: table files (self-describing, checksummed, memory-mapped);
+//! - `base3_values`: value files copied into memory five values a byte;
 //! - `page_cache`: dropping the cached pages of files read or written once;
 //! - `part_file`: files written whole or not at all (temporary name, then renamed);
 //! - [`progress`]: how long jobs report progress;
@@ -18,6 +19,7 @@
 //! - [`certificate`]: the certificate format (strategies, bincode);
 //! - [`check`]: the independent checker of certificates (rules and tables only).
 
+mod base3_values;
 pub mod binomial;
 pub mod block_sums;
 pub mod certificate;

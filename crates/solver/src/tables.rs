@@ -1255,7 +1255,7 @@ impl Tables {
             .tables
             .keys()
             .filter_map(|material| {
-                let bytes = self.mapped_bytes(material)?;
+                let (bytes, _) = self.file_and_copy_bytes(material)?;
                 Some((material.stones(), bytes, material))
             })
             .collect();
@@ -1275,15 +1275,15 @@ impl Tables {
     ) -> Result<u64, TableError> {
         let (mut copied, mut mapped) = (0u64, 0u64);
         for &material in materials {
-            let Some(bytes) = self.mapped_bytes(material) else {
+            let Some((file_bytes, copy_bytes)) = self.file_and_copy_bytes(material) else {
                 continue;
             };
-            if copied + bytes > budget {
-                mapped += bytes;
+            if copied + copy_bytes > budget {
+                mapped += file_bytes;
                 self.probe_in_place(material);
                 continue;
             }
-            copied += bytes;
+            copied += copy_bytes;
             self.load_one_into_memory(material)?;
         }
         Ok(mapped)
@@ -1320,10 +1320,11 @@ impl Tables {
         files.collect()
     }
 
-    /// The bytes of the mapped file of `material`; none if it is in memory or not held.
-    fn mapped_bytes(&self, material: Material) -> Option<u64> {
+    /// The bytes of the mapped file of `material` and those a copy in memory takes
+    /// ([`TableFile::copy_bytes`]); none if it is in memory or not held.
+    fn file_and_copy_bytes(&self, material: Material) -> Option<(u64, u64)> {
         match self.tables.get(&material) {
-            Some((_, Entries::File(file))) => Some(file.mapped_bytes()),
+            Some((_, Entries::File(file))) => Some((file.mapped_bytes(), file.copy_bytes())),
             _ => None,
         }
     }
