@@ -445,12 +445,7 @@ impl TableFile {
     /// contents were checked.
     pub fn resident_copy(&self) -> io::Result<TableFile> {
         assert!(self.blocks.is_none(), "a copy of a file checked whole");
-        let layout = match (self.content, self.layout) {
-            (Content::Values, Layout::File) => Layout::FiveValuesAByte {
-                checksum: self.checksum(),
-            },
-            (_, layout) => layout,
-        };
+        let layout = self.copy_layout();
         let mut copy = memmap2::MmapMut::map_anon(self.bytes_in(layout) as usize)?;
         #[cfg(target_os = "linux")]
         {
@@ -476,11 +471,17 @@ impl TableFile {
 
     /// The bytes of memory a [`TableFile::resident_copy`] of it takes.
     pub fn copy_bytes(&self) -> u64 {
+        self.bytes_in(self.copy_layout())
+    }
+
+    /// How a [`TableFile::resident_copy`] of it lays out its slots: a value file's five
+    /// values a byte, anything else as it is.
+    fn copy_layout(&self) -> Layout {
         match (self.content, self.layout) {
-            (Content::Values, Layout::File) => {
-                self.bytes_in(Layout::FiveValuesAByte { checksum: 0 })
-            }
-            (_, layout) => self.bytes_in(layout),
+            (Content::Values, Layout::File) => Layout::FiveValuesAByte {
+                checksum: self.checksum(),
+            },
+            (_, layout) => layout,
         }
     }
 
@@ -582,7 +583,8 @@ impl TableFile {
         self.entries == 0
     }
 
-    /// The checksum stored in the trailer (what `data/` records for each file).
+    /// The checksum stored in the trailer (what `data/` records for each file); a copy in
+    /// memory keeps its file's.
     pub fn checksum(&self) -> u64 {
         match self.layout {
             Layout::File => trailer_checksum(&self.map),
