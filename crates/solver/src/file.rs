@@ -32,12 +32,14 @@ use crate::block_sums::{self, BlockSums};
 use crate::entry::Entry;
 use crate::index::Material;
 use crate::part_file::PartFile;
+use crate::sparse_values;
 use fanorona_engine::{Blocked, Board, Rules, Value};
 use memmap2::Mmap;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 const MAGIC: &[u8; 8] = b"FANOTBL\0";
 const VALUES_MAGIC: &[u8; 8] = b"FANOVAL\0";
@@ -357,6 +359,18 @@ pub struct TableFile {
     /// checked ([`TableFile::check_slot`]) before the slots in it are read.
     blocks: Option<BlockSums>,
     layout: Layout,
+    /// A value file's lopsided layout, where it is the smaller: planned (a read of the file)
+    /// the first time a copy's layout or size is asked for.
+    sparse_plan: OnceLock<Option<sparse_values::Plan>>,
+}
+
+/// How a value file's copy in memory is packed: five values a byte (a read from one place in
+/// memory: the fastest), or for a lopsided table its most common value and its exceptions
+/// where that is the smaller (see [`crate::sparse_values`]: a read from two places).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Packing {
+    Fastest,
+    Smallest,
 }
 
 /// How a table's slots lie in the bytes of its map.
@@ -367,6 +381,9 @@ enum Layout {
     /// A value file's copy in memory: its values five to a byte, without header or trailer
     /// (see [`crate::base3_values`]); `checksum` is the file's.
     FiveValuesAByte { checksum: u64 },
+    /// A lopsided value file's copy in memory: its most common value, and where the others
+    /// are (see [`crate::sparse_values`]); `checksum` is the file's.
+    Sparse { checksum: u64, common: Value },
 }
 
 impl TableFile {
@@ -387,6 +404,7 @@ impl TableFile {
             path,
             blocks: None,
             layout: Layout::File,
+            sparse_plan: OnceLock::new(),
         })
     }
 
@@ -408,6 +426,7 @@ impl TableFile {
                 path,
                 blocks: Some(blocks),
                 layout: Layout::File,
+                sparse_plan: OnceLock::new(),
             }),
             None => TableFile::open(directory, id, entries),
         }
@@ -443,22 +462,28 @@ impl TableFile {
     /// less than on the file's 4 KiB pages. A value file's values are copied five to a byte
     /// ([`crate::base3_values`]), a fifth less memory than in the file. Of a file whose whole
     /// contents were checked.
-    pub fn resident_copy(&self) -> io::Result<TableFile> {
+    pub fn resident_copy(&self, packing: Packing) -> io::Result<TableFile> {
         assert!(self.blocks.is_none(), "a copy of a file checked whole");
-        let layout = self.copy_layout();
+        let layout = self.copy_layout(packing);
         let mut copy = memmap2::MmapMut::map_anon(self.bytes_in(layout) as usize)?;
         #[cfg(target_os = "linux")]
         {
             // Only advice: without huge pages the copy still works.
             let _ = copy.advise(memmap2::Advice::HugePage);
         }
-        if layout == self.layout {
-            copy.copy_from_slice(&self.map);
-        } else {
-            let payload = self.content.payload_bytes(self.entries) as usize;
-            let codes = &self.map[HEADER_SIZE..HEADER_SIZE + payload];
-            base3_values::pack_codes(codes, self.entries, &mut copy);
+        match layout {
+            _ if layout == self.layout => copy.copy_from_slice(&self.map),
+            Layout::Sparse { .. } => {
+                let plan = self.sparse_plan().expect("a plan for a sparse copy");
+                sparse_values::pack_codes(self.codes(), plan, &mut copy);
+            }
+            _ => base3_values::pack_codes(self.codes(), self.entries, &mut copy),
         }
+        // A sparse copy's size is its plan's.
+        let sparse_plan = match layout {
+            Layout::Sparse { .. } => OnceLock::from(self.sparse_plan().cloned()),
+            _ => OnceLock::new(),
+        };
         Ok(TableFile {
             map: copy.make_read_only()?,
             entries: self.entries,
@@ -466,20 +491,52 @@ impl TableFile {
             path: self.path.clone(),
             blocks: None,
             layout,
+            sparse_plan,
         })
     }
 
-    /// The bytes of memory a [`TableFile::resident_copy`] of it takes.
-    pub fn copy_bytes(&self) -> u64 {
-        self.bytes_in(self.copy_layout())
+    /// A value file's payload: its values four a byte.
+    fn codes(&self) -> &[u8] {
+        let payload = self.content.payload_bytes(self.entries) as usize;
+        &self.map[HEADER_SIZE..HEADER_SIZE + payload]
+    }
+
+    /// The plan of a value file's lopsided layout if it is smaller than five values a byte
+    /// (see [`sparse_values::Plan::smaller_than`]), made once; a sparse copy's own plan.
+    fn sparse_plan(&self) -> Option<&sparse_values::Plan> {
+        self.sparse_plan
+            .get_or_init(|| match (self.content, self.layout) {
+                (Content::Values, Layout::File) => {
+                    let plan = sparse_values::plan(self.codes(), self.entries);
+                    let five_a_byte = base3_values::bytes_for(self.entries);
+                    plan.smaller_than(five_a_byte).then_some(plan)
+                }
+                _ => None,
+            })
+            .as_ref()
+    }
+
+    /// The bytes of memory a [`TableFile::resident_copy`] of it takes, packed so (for
+    /// [`Packing::Smallest`] a value file is read whole the first time).
+    pub fn copy_bytes(&self, packing: Packing) -> u64 {
+        self.bytes_in(self.copy_layout(packing))
     }
 
     /// How a [`TableFile::resident_copy`] of it lays out its slots: a value file's five
-    /// values a byte, anything else as it is.
-    fn copy_layout(&self) -> Layout {
+    /// values a byte, or packed the smallest, its most common value and its exceptions where
+    /// that is the smaller; anything else as it is.
+    fn copy_layout(&self, packing: Packing) -> Layout {
+        let checksum = self.checksum();
         match (self.content, self.layout) {
-            (Content::Values, Layout::File) => Layout::FiveValuesAByte {
-                checksum: self.checksum(),
+            (Content::Values, Layout::File) if packing == Packing::Fastest => {
+                Layout::FiveValuesAByte { checksum }
+            }
+            (Content::Values, Layout::File) => match self.sparse_plan() {
+                Some(plan) => Layout::Sparse {
+                    checksum,
+                    common: plan.common(),
+                },
+                None => Layout::FiveValuesAByte { checksum },
             },
             (_, layout) => layout,
         }
@@ -492,6 +549,7 @@ impl TableFile {
                 (HEADER_SIZE + TRAILER_SIZE) as u64 + self.content.payload_bytes(self.entries)
             }
             Layout::FiveValuesAByte { .. } => base3_values::bytes_for(self.entries),
+            Layout::Sparse { .. } => self.sparse_plan().expect("planned").bytes(),
         }
     }
 
@@ -542,6 +600,18 @@ impl TableFile {
         }
     }
 
+    /// Start loading the second place that reading slot `index` reads, where its layout has
+    /// one (a lopsided copy's data word: [`crate::sparse_values`]), once [`Self::prefetch`]
+    /// of it has had time to load the first.
+    #[inline]
+    pub fn prefetch_second(&self, index: u64) {
+        if let Layout::Sparse { .. } = self.layout {
+            if let Some(at) = sparse_values::data_byte_of(&self.map, self.entries, index) {
+                crate::prefetch::prefetch(&self.map[at]);
+            }
+        }
+    }
+
     /// Where in the map slot `index` begins (its entry, or the byte that holds its value).
     #[inline]
     fn offset_of(&self, index: u64) -> usize {
@@ -554,6 +624,7 @@ impl TableFile {
                     }
             }
             Layout::FiveValuesAByte { .. } => base3_values::byte_of(index),
+            Layout::Sparse { .. } => sparse_values::byte_of(index),
         }
     }
 
@@ -570,6 +641,9 @@ impl TableFile {
                         VALUE_OF_CODE[(byte >> (2 * (index % VALUES_PER_BYTE))) as usize & 3]
                     }
                     Layout::FiveValuesAByte { .. } => base3_values::value_at(&self.map, index),
+                    Layout::Sparse { common, .. } => {
+                        sparse_values::value_at(&self.map, self.entries, common, index)
+                    }
                 }
             }
         }
@@ -588,7 +662,7 @@ impl TableFile {
     pub fn checksum(&self) -> u64 {
         match self.layout {
             Layout::File => trailer_checksum(&self.map),
-            Layout::FiveValuesAByte { checksum } => checksum,
+            Layout::FiveValuesAByte { checksum } | Layout::Sparse { checksum, .. } => checksum,
         }
     }
 }

@@ -39,6 +39,7 @@ pub mod retrograde;
 pub mod run_lock;
 pub mod search;
 pub mod solve;
+mod sparse_values;
 pub mod split;
 pub mod tables;
 pub mod verify;

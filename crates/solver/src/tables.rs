@@ -5,7 +5,7 @@
 
 use crate::disk_room::{self, Room, SystemFiles};
 use crate::entry::Entry;
-use crate::file::{write_table, write_values, Content, TableError, TableFile, TableId};
+use crate::file::{write_table, write_values, Content, Packing, TableError, TableFile, TableId};
 use crate::index::{materials_name, system_materials, Material, MaterialIndex};
 use crate::progress::{NoProgress, Progress};
 use crate::retrograde::values_only::{self, solve_system_values};
@@ -126,6 +126,14 @@ impl Entries {
         match self {
             Entries::Memory(entries) => crate::prefetch::prefetch(&entries[index as usize]),
             Entries::File(file) => file.prefetch(index),
+        }
+    }
+
+    /// Start loading the second place a read of slot `index` reads, if any (see
+    /// [`TableFile::prefetch_second`]), after [`Entries::prefetch`].
+    fn prefetch_second(&self, index: u64) {
+        if let Entries::File(file) = self {
+            file.prefetch_second(index);
         }
     }
 
@@ -1254,9 +1262,12 @@ impl Tables {
         let mut order: Vec<(usize, u64, Material)> = self
             .tables
             .keys()
-            .filter_map(|material| {
-                let (bytes, _) = self.file_and_copy_bytes(material)?;
-                Some((material.stones(), bytes, material))
+            .filter_map(|material| match self.tables.get(&material) {
+                // By the file's size: a copy's is known only once the file is read.
+                Some((_, Entries::File(file))) => {
+                    Some((material.stones(), file.mapped_bytes(), material))
+                }
+                _ => None,
             })
             .collect();
         order.sort_unstable();
@@ -1274,8 +1285,9 @@ impl Tables {
         budget: u64,
     ) -> Result<u64, TableError> {
         let (mut copied, mut mapped) = (0u64, 0u64);
+        let packing = self.packing_within(materials, budget);
         for &material in materials {
-            let Some((file_bytes, copy_bytes)) = self.file_and_copy_bytes(material) else {
+            let Some((file_bytes, copy_bytes)) = self.file_and_copy_bytes(material, packing) else {
                 continue;
             };
             if copied + copy_bytes > budget {
@@ -1284,7 +1296,7 @@ impl Tables {
                 continue;
             }
             copied += copy_bytes;
-            self.load_one_into_memory(material)?;
+            self.load_one_into_memory(material, packing)?;
         }
         Ok(mapped)
     }
@@ -1320,25 +1332,46 @@ impl Tables {
         files.collect()
     }
 
-    /// The bytes of the mapped file of `material` and those a copy in memory takes
-    /// ([`TableFile::copy_bytes`]); none if it is in memory or not held.
-    fn file_and_copy_bytes(&self, material: Material) -> Option<(u64, u64)> {
+    /// How to pack copies of the files of `materials` in `budget` bytes: the fastest to
+    /// read if they all fit so, else the smallest (lopsided value files a half to a tenth
+    /// of five values a byte, each read a few nanoseconds slower: data/results.md,
+    /// "Sixty-seventh session").
+    fn packing_within(&self, materials: &[Material], budget: u64) -> Packing {
+        let fastest = materials.iter().filter_map(|&material| {
+            self.file_and_copy_bytes(material, Packing::Fastest)
+                .map(|(_, copy_bytes)| copy_bytes)
+        });
+        match fastest.sum::<u64>() <= budget {
+            true => Packing::Fastest,
+            false => Packing::Smallest,
+        }
+    }
+
+    /// The bytes of the mapped file of `material` and those a copy in memory packed so
+    /// takes ([`TableFile::copy_bytes`]); none if it is in memory or not held.
+    fn file_and_copy_bytes(&self, material: Material, packing: Packing) -> Option<(u64, u64)> {
         match self.tables.get(&material) {
-            Some((_, Entries::File(file))) => Some((file.mapped_bytes(), file.copy_bytes())),
+            Some((_, Entries::File(file))) => Some((file.mapped_bytes(), file.copy_bytes(packing))),
             _ => None,
         }
     }
 
     /// Copy the file of `material` into memory.
-    fn load_one_into_memory(&mut self, material: Material) -> Result<(), TableError> {
+    fn load_one_into_memory(
+        &mut self,
+        material: Material,
+        packing: Packing,
+    ) -> Result<(), TableError> {
         let id = TableId::new(&self.board, &self.rules, material);
         let Some((_, Entries::File(file))) = self.tables.get_mut(&material) else {
             return Ok(());
         };
-        let copy = file.resident_copy().map_err(|error| TableError::Io {
-            path: id.with(file.content()).file_name().into(),
-            error,
-        })?;
+        let copy = file
+            .resident_copy(packing)
+            .map_err(|error| TableError::Io {
+                path: id.with(file.content()).file_name().into(),
+                error,
+            })?;
         let path = copy.path().to_path_buf();
         *file = copy;
         // Unmapped now, and not read again: its cached pages would only scatter the free
@@ -1633,6 +1666,13 @@ impl Tables {
                 Rank::Derived => Slot::Derived,
             })
             .collect();
+        // A lopsided copy's slot is read in two places; the second is known once the first is
+        // loaded, which the pass above asked for.
+        for slot in &slots {
+            if let Slot::Stored(entries, i) = slot {
+                entries.prefetch_second(*i);
+            }
+        }
         // Without derived positions (every probe of a search without --derive) no extra pass.
         let mut derived_values = match any_derived {
             false => Vec::new(),

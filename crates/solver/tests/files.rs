@@ -2,7 +2,7 @@
 
 use fanorona_engine::{Board, Color, Position, Rules, Value};
 use fanorona_solver::block_sums::companion_path;
-use fanorona_solver::file::{write_table, write_values, TableFile};
+use fanorona_solver::file::{write_table, write_values, Packing, TableFile};
 use fanorona_solver::run_lock::lock_beside;
 use fanorona_solver::{
     checkpoint_name, materials, state_path, system_of, verify, verify_materials, BuildControl,
@@ -106,13 +106,15 @@ fn a_value_file_copied_into_memory_answers_as_the_file_in_a_fifth_less_memory() 
         let all: Vec<Value> = (0..entries).map(value_of).collect();
         write_values(directory.path(), &id, all.into_iter()).unwrap();
         let file = TableFile::open(directory.path(), &id, entries).unwrap();
-        let copy = file.resident_copy().unwrap();
-        assert_eq!(copy.copy_bytes(), entries.div_ceil(5));
+        let copy = file.resident_copy(Packing::Fastest).unwrap();
+        assert_eq!(copy.copy_bytes(Packing::Fastest), entries.div_ceil(5));
         assert_eq!(copy.mapped_bytes(), entries.div_ceil(5));
-        assert_eq!(file.copy_bytes(), entries.div_ceil(5));
+        assert_eq!(file.copy_bytes(Packing::Fastest), entries.div_ceil(5));
+        // Values spread evenly: the smallest packing is five a byte too.
+        assert_eq!(file.copy_bytes(Packing::Smallest), entries.div_ceil(5));
         assert_eq!(file.mapped_bytes(), 4096 + 16 + entries.div_ceil(4));
         assert_eq!(copy.checksum(), file.checksum());
-        let again = copy.resident_copy().unwrap();
+        let again = copy.resident_copy(Packing::Fastest).unwrap();
         for index in 0..entries {
             assert_eq!(file.value(index), value_of(index), "{entries}: {index}");
             assert_eq!(copy.value(index), value_of(index), "{entries}: {index}");
@@ -121,11 +123,54 @@ fn a_value_file_copied_into_memory_answers_as_the_file_in_a_fifth_less_memory() 
     }
     let (id, _) = made_up_table(directory.path(), 1000, 5);
     let file = TableFile::open(directory.path(), &id, 1000).unwrap();
-    let copy = file.resident_copy().unwrap();
+    let copy = file.resident_copy(Packing::Fastest).unwrap();
     assert_eq!(copy.mapped_bytes(), file.mapped_bytes());
     assert_eq!(copy.checksum(), file.checksum());
     for index in 0..1000 {
         assert_eq!(copy.get(index), file.get(index));
+    }
+}
+
+/// A lopsided value file's copy packed the smallest holds its most common value and where the others are, in
+/// less than five values a byte, and answers every slot as the file does; its checksum is the
+/// file's, and a copy of the copy is the same.
+#[test]
+fn a_lopsided_value_file_copied_into_memory_answers_as_the_file_in_less_memory() {
+    let directory = tempfile::tempdir().unwrap();
+    let id = TableId::new(&board(), &Rules::default(), Material::new(3, 1)).values();
+    for (entries, common) in [
+        (300_001u64, Value::Win),
+        (70_000, Value::Loss),
+        (513, Value::Draw),
+    ] {
+        // One in 29 slots another value, in bursts; whole superblocks of the common one.
+        let value_of = |i: u64| match (i * 7919 % 29, i / 4096 % 3) {
+            (0, 0) => Value::Win,
+            (1, 0) => Value::Loss,
+            (2, 0) => Value::Draw,
+            _ => common,
+        };
+        let all: Vec<Value> = (0..entries).map(value_of).collect();
+        write_values(directory.path(), &id, all.into_iter()).unwrap();
+        let file = TableFile::open(directory.path(), &id, entries).unwrap();
+        let copy = file.resident_copy(Packing::Smallest).unwrap();
+        let five_a_byte = entries.div_ceil(5);
+        assert!(
+            copy.mapped_bytes() * 10 < five_a_byte * 9,
+            "{entries}: {}",
+            copy.mapped_bytes()
+        );
+        assert_eq!(copy.copy_bytes(Packing::Smallest), copy.mapped_bytes());
+        assert_eq!(file.copy_bytes(Packing::Smallest), copy.mapped_bytes());
+        assert_eq!(file.copy_bytes(Packing::Fastest), five_a_byte);
+        assert_eq!(copy.checksum(), file.checksum());
+        let again = copy.resident_copy(Packing::Smallest).unwrap();
+        assert_eq!(again.mapped_bytes(), copy.mapped_bytes());
+        for index in 0..entries {
+            assert_eq!(file.value(index), value_of(index), "{entries}: {index}");
+            assert_eq!(copy.value(index), value_of(index), "{entries}: {index}");
+            assert_eq!(again.value(index), value_of(index), "{entries}: {index}");
+        }
     }
 }
 
@@ -868,6 +913,32 @@ fn tables_copied_into_memory_within_a_budget_answer_as_mapped_ones() {
     let mut all = open();
     assert_eq!(all.load_into_memory_within(u64::MAX).unwrap(), 0);
     assert_eq!(answers(&all), expected);
+}
+
+/// Copies that do not all fit five values a byte are packed the smallest: the lopsided tables
+/// in less, so that all of them fit in a byte less than five values a byte take, and answer
+/// as the files do.
+#[test]
+fn tables_that_do_not_fit_five_values_a_byte_are_packed_the_smallest() {
+    let directory = tempfile::tempdir().unwrap();
+    build(directory.path());
+    let mapped = open_values(directory.path());
+    let positions: Vec<Position> = materials(STONES)
+        .flat_map(|material| {
+            let index = MaterialIndex::new(&board(), material);
+            (0..index.size()).step_by(3).map(move |i| {
+                let (mover, waiting) = index.position(i);
+                Position::from_colors(mover, waiting, Color::White)
+            })
+        })
+        .collect();
+    let (mut expected, mut answers) = (Vec::new(), Vec::new());
+    mapped.probe_values(&positions, &mut expected).unwrap();
+    let mut packed = open_values(directory.path());
+    let five_a_byte = copies_of_value_files(directory.path());
+    assert_eq!(packed.load_into_memory_within(five_a_byte - 1).unwrap(), 0);
+    packed.probe_values(&positions, &mut answers).unwrap();
+    assert_eq!(answers, expected);
 }
 
 /// The paths of the files mapped into this process whose mapping the kernel marks as read at
