@@ -654,6 +654,17 @@ pub fn paika_children(board: &Board, position: &Position, out: &mut Vec<Position
     );
 }
 
+/// Puts first the child that leaves the opponent (its side to move) the fewest stones: after a
+/// capture, the one most likely lost for the opponent, for a builder or checker that looks at
+/// one child first and stops at a lost one. Paika children all keep the stones: they stay as
+/// they are.
+pub fn most_capturing_first(children: &mut [Position]) {
+    let fewest = (0..children.len()).min_by_key(|&k| children[k].mover.count());
+    if let Some(fewest) = fewest {
+        children.swap(0, fewest);
+    }
+}
+
 /// Appends the distinct positions that the turns of `position` lead to.
 pub fn children(board: &Board, position: &Position, out: &mut Vec<Position>) {
     let mut distinct = DistinctChildren {

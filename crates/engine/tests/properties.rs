@@ -6,7 +6,7 @@ mod common;
 use common::{random_placement, random_position, Rng, BOARDS};
 use fanorona_engine::{
     canonical, children, count_turns, format_position, format_turn, hash,
-    movegen::{has_capture, paika_children, paika_predecessors},
+    movegen::{has_capture, most_capturing_first, paika_children, paika_predecessors},
     parse_position, parse_turn, symmetries, turns, Board, Direction, Position,
 };
 use proptest::prelude::*;
@@ -99,6 +99,26 @@ proptest! {
     }
 
     #[test]
+    fn the_child_that_captures_the_most_comes_first((board, position) in board_and_position()) {
+        let mut kids = Vec::new();
+        children(&board, &position, &mut kids);
+        let mut ordered = kids.clone();
+        most_capturing_first(&mut ordered);
+        if let Some(first) = ordered.first() {
+            let fewest = kids.iter().map(|kid| kid.mover.count()).min().unwrap();
+            prop_assert_eq!(first.mover.count(), fewest);
+        }
+        if !has_capture(&board, position.mover, position.waiting) {
+            prop_assert_eq!(&ordered, &kids, "paika children reordered");
+        }
+        let sorted = |mut list: Vec<Position>| {
+            list.sort_by_key(|p| (p.mover.0, p.waiting.0));
+            list
+        };
+        prop_assert_eq!(sorted(ordered), sorted(kids));
+    }
+
+    #[test]
     fn position_parser_never_panics(text in "\\PC{0,80}") {
         let _ = parse_position(&text);
     }
@@ -160,4 +180,18 @@ fn paika_predecessors_are_those_of_the_definition() {
             );
         }
     }
+}
+
+/// On the 5x9 start the first child generated is not one that captures the most, so the
+/// ordering above has something to do there.
+#[test]
+fn the_start_has_a_better_first_capture_than_the_first_generated() {
+    let board = Board::standard();
+    let start = Position::standard_start(&board);
+    let mut kids = Vec::new();
+    children(&board, &start, &mut kids);
+    let fewest = kids.iter().map(|kid| kid.mover.count()).min().unwrap();
+    assert!(kids[0].mover.count() > fewest);
+    most_capturing_first(&mut kids);
+    assert_eq!(kids[0].mover.count(), fewest);
 }

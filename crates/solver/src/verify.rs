@@ -14,7 +14,7 @@ use crate::index::{Material, MaterialIndex};
 use crate::progress::Progress;
 use crate::run_lock::{lock_beside, RunLock};
 use crate::tables::Tables;
-use fanorona_engine::movegen::children;
+use fanorona_engine::movegen::{children, most_capturing_first};
 use fanorona_engine::{Blocked, Color, Position, Value};
 use rayon::prelude::*;
 pub use state::state_path;
@@ -385,7 +385,10 @@ impl<'a> Batch<'a> {
     /// Check slot `slot`, which names `position` (later, with its batch).
     fn add(&mut self, slot: u64, position: Position) {
         // `children` appends.
+        let start = self.children.len();
         children(self.tables.board(), &position, &mut self.children);
+        // A won position's first look stops at a lost child (see `derive_values`).
+        most_capturing_first(&mut self.children[start..]);
         self.slots.push((slot, position));
         self.ends.push(self.children.len());
         if self.children.len() >= CHILDREN_PER_BATCH {
