@@ -265,31 +265,35 @@ pub(crate) fn byte_of(index: u64) -> usize {
     8 * (index / SLOTS_PER_SUPERBLOCK) as usize
 }
 
-/// Where the data word of value `index` lies (in bytes), if its header (which
-/// [`byte_of`] names) says it has one: to be loaded ahead of [`value_at`] once the header is.
+/// What value `index`'s superblock header tells of its word of 64 values: where (in words)
+/// the superblock's data words begin, how many of them come before this word's, and the mask
+/// of the words present. `None` when the word marks no exception (it is left out).
 #[inline]
-pub(crate) fn data_byte_of(bytes: &[u8], entries: u64, index: u64) -> Option<usize> {
+fn data_words_of(bytes: &[u8], entries: u64, index: u64) -> Option<(usize, usize, u64)> {
     let header = word_at(bytes, (index / SLOTS_PER_SUPERBLOCK) as usize);
     let j = (index / 64) % 8;
     let mask = header & 0xff;
     (mask >> j & 1 != 0).then(|| {
+        let data = superblocks(entries) as usize + (header >> 8) as usize;
         let before = (mask & ((1 << j) - 1)).count_ones() as usize;
-        8 * (superblocks(entries) as usize + (header >> 8) as usize + before)
+        (data, before, mask)
     })
+}
+
+/// Where the data word of value `index` lies (in bytes), if its header (which
+/// [`byte_of`] names) says it has one: to be loaded ahead of [`value_at`] once the header is.
+#[inline]
+pub(crate) fn data_byte_of(bytes: &[u8], entries: u64, index: u64) -> Option<usize> {
+    data_words_of(bytes, entries, index).map(|(data, before, _)| 8 * (data + before))
 }
 
 /// Value `index` of `bytes`, laid out by [`pack_codes`] for `entries` values with `common`
 /// the common value.
 #[inline]
 pub(crate) fn value_at(bytes: &[u8], entries: u64, common: Value, index: u64) -> Value {
-    let header = word_at(bytes, (index / SLOTS_PER_SUPERBLOCK) as usize);
-    let j = (index / 64) % 8;
-    let mask = header & 0xff;
-    if mask >> j & 1 == 0 {
+    let Some((data, before, mask)) = data_words_of(bytes, entries, index) else {
         return common;
-    }
-    let data = superblocks(entries) as usize + (header >> 8) as usize;
-    let before = (mask & ((1 << j) - 1)).count_ones() as usize;
+    };
     let word = word_at(bytes, data + before);
     let bit = index % 64;
     if word >> bit & 1 == 0 {
