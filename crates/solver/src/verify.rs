@@ -387,8 +387,11 @@ impl<'a> Batch<'a> {
         // `children` appends.
         let start = self.children.len();
         children(self.tables.board(), &position, &mut self.children);
-        // A won position's first look stops at a lost child (see `derive_values`).
-        most_capturing_first(&mut self.children[start..]);
+        // A won position's first look stops at a lost child (see `derive_values`); entries
+        // are derived from all the children, in any order.
+        if self.values_only {
+            most_capturing_first(&mut self.children[start..]);
+        }
         self.slots.push((slot, position));
         self.ends.push(self.children.len());
         if self.children.len() >= CHILDREN_PER_BATCH {
