@@ -3,7 +3,7 @@
 //! endgame positions.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fanorona_engine::movegen::{all_children, paika_predecessors};
+use fanorona_engine::movegen::{all_children, count_turns, paika_predecessors};
 use fanorona_engine::{
     children, perft, perft_unique, Bitboard, Board, Color, Point, Position, Start,
 };
@@ -72,6 +72,20 @@ fn child_generation(c: &mut Criterion) {
                 total += out.len();
             }
             total
+        })
+    });
+    // What a proof-number search asks of every new child (its mobility, for its first
+    // numbers): over the positions one ply further, the children of the sample.
+    let mut next = Vec::new();
+    for position in &positions {
+        children(&board, position, &mut next);
+    }
+    group.throughput(Throughput::Elements(next.len() as u64));
+    group.bench_function("count-turns/5x9-depth-5-positions", |b| {
+        b.iter(|| {
+            next.iter()
+                .map(|position| count_turns(&board, black_box(position)))
+                .sum::<u64>()
         })
     });
     group.finish();

@@ -354,9 +354,16 @@ impl Board {
     }
 
     /// The points one step in direction `dir` leads into `set`: `shift(set, dir.opposite())`.
+    /// (Indexed by `7 - dir` rather than through [`Direction::opposite`]: in a loop over the
+    /// directions that the compiler does not unroll, as in counting a position's turns, the
+    /// `match` of `from_index` became an indirect jump per direction, and the sets the loop
+    /// stored one by one were read back as a vector before the stores had landed. Measured in
+    /// `data/results.md`, "Sixty-ninth session".)
     #[inline(always)]
     pub fn pull(&self, set: Bitboard, dir: Direction) -> Bitboard {
-        self.shift(set, dir.opposite())
+        let opposite = 7 - dir.index();
+        let movable = set.0 & self.line_start[opposite].0;
+        Bitboard(movable.rotate_left(self.rotation[opposite]))
     }
 
     /// The name of a point: file letter and rank number, `a1` … `i5`.
@@ -545,6 +552,30 @@ mod tests {
                         .unwrap_or_default();
                     assert_eq!(
                         board.shift(Bitboard::from_point(point), dir),
+                        expected,
+                        "{point} {dir:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// `pull` indexes its tables by `7 - dir` itself: the point it gives for `point` is the
+    /// one from which a step in `dir` lands on `point`.
+    #[test]
+    fn pull_finds_the_point_a_step_comes_from_on_every_board() {
+        for (rows, columns) in [(3, 3), (3, 5), (5, 3), (5, 9), (7, 9), (3, 21), (21, 3)] {
+            let board = Board::new(rows, columns).unwrap();
+            for point in 0..board.points() as Point {
+                for dir in Direction::ALL {
+                    let (dx, dy) = dir.delta();
+                    assert_eq!(dir.opposite().delta(), (-dx, -dy));
+                    let from = board.pull(Bitboard::from_point(point), dir);
+                    let expected: Vec<Point> = (0..board.points() as Point)
+                        .filter(|&p| board.neighbour(p, dir) == Some(point))
+                        .collect();
+                    assert_eq!(
+                        from.points().collect::<Vec<_>>(),
                         expected,
                         "{point} {dir:?}"
                     );
