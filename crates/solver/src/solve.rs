@@ -355,9 +355,9 @@ pub struct LineStep {
     pub open_children: usize,
 }
 
-/// The most stones of the materials [`SavedSearch`] counts positions of: the 8- and 9-stone
-/// materials are where the next tables would be built.
-pub const MATERIAL_STONES: u32 = 9;
+/// The most stones of the materials [`SavedSearch`] counts positions of: with the 9-stone layer
+/// whole, the 10-stone materials are where the next tables would be built.
+pub const MATERIAL_STONES: u32 = 10;
 
 /// Read the search of `attacker` from `root` saved in `directory`, if there is one, with the
 /// first `line_plies` plies of the line it works on. It takes as much memory as the file.

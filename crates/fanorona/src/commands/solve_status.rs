@@ -3,7 +3,7 @@
 
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
-use fanorona_solver::{saved_search, LineStep, Material, SavedSearch};
+use fanorona_solver::{saved_search, LineStep, Material, SavedSearch, MATERIAL_STONES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -28,8 +28,8 @@ struct SearchStatus {
     /// Positions closures held, and open positions of the saved table, by number of stones.
     held_by_stones: BTreeMap<usize, usize>,
     open_by_stones: BTreeMap<usize, usize>,
-    /// The same by material ("4v4": stones to move v stones waiting), of at most 9 stones:
-    /// which tables would answer them.
+    /// The same by material ("4v4": stones to move v stones waiting), of at most
+    /// [`MATERIAL_STONES`] stones: which tables would answer them.
     held_by_material: Vec<MaterialCount>,
     open_by_material: Vec<MaterialCount>,
     turns: Vec<TurnStatus>,
@@ -341,11 +341,11 @@ fn print_human(report: &StatusReport) {
             stones_line(&search.open_by_stones)
         );
         println!(
-            "  held by material (to move v waiting), at most 9 stones: {}",
+            "  held by material (to move v waiting), at most {MATERIAL_STONES} stones: {}",
             material_line(&search.held_by_material)
         );
         println!(
-            "  open by material, at most 9 stones: {}",
+            "  open by material, at most {MATERIAL_STONES} stones: {}",
             material_line(&search.open_by_material)
         );
         for turn in &search.turns {
