@@ -349,8 +349,14 @@ impl Board {
     /// Every point of `set` moved one step in direction `dir`; points without such a line drop out.
     #[inline(always)]
     pub fn shift(&self, set: Bitboard, dir: Direction) -> Bitboard {
-        let movable = set.0 & self.line_start[dir.index()].0;
-        Bitboard(movable.rotate_left(self.rotation[dir.index()]))
+        self.shift_by_index(set, dir.index())
+    }
+
+    /// [`Board::shift`] in the direction of index `dir` (below 8).
+    #[inline(always)]
+    fn shift_by_index(&self, set: Bitboard, dir: usize) -> Bitboard {
+        let movable = set.0 & self.line_start[dir].0;
+        Bitboard(movable.rotate_left(self.rotation[dir]))
     }
 
     /// The points one step in direction `dir` leads into `set`: `shift(set, dir.opposite())`.
@@ -361,9 +367,7 @@ impl Board {
     /// `data/results.md`, "Sixty-ninth session".)
     #[inline(always)]
     pub fn pull(&self, set: Bitboard, dir: Direction) -> Bitboard {
-        let opposite = 7 - dir.index();
-        let movable = set.0 & self.line_start[opposite].0;
-        Bitboard(movable.rotate_left(self.rotation[opposite]))
+        self.shift_by_index(set, 7 - dir.index())
     }
 
     /// The name of a point: file letter and rank number, `a1` … `i5`.
