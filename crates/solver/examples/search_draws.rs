@@ -1,8 +1,9 @@
 //! How many nodes proof-number search needs on random 5x9 positions, searched over the tables
 //! of one stone fewer: `cargo run --release -p fanorona-solver --example search_draws [COUNT]
-//! [--no-certificate] [--tables DIR --material WvB] [--nodes N] [--counting weak]`. Each certificate is checked,
-//! and each value compared with the tables of the positions' own stones; only the draws are
-//! printed (wins and losses settle in a few nodes), then a summary. By default the positions
+//! [--no-certificate] [--tables DIR --material WvB] [--nodes N] [--memory MIB] [--counting weak]`.
+//! Each certificate is checked, and each value compared with the tables of the positions' own
+//! stones; only the draws are printed (wins and losses settle in a few nodes), then a summary.
+//! `--memory` (64 MiB by default) with a small size measures the search in a crowded table. By default the positions
 //! are of two stones against two, and the tables of up to three and four stones are built in
 //! memory; with `--tables DIR` they are opened there (built with `fanorona tables build`), for
 //! positions of `--material` (White's stones v Black's, e.g. 3v3).
@@ -20,6 +21,7 @@ struct Options {
     white: u32,
     black: u32,
     nodes: u64,
+    memory: usize,
     counting: Counting,
 }
 
@@ -31,6 +33,7 @@ fn options() -> Options {
         white: 2,
         black: 2,
         nodes: 5_000_000,
+        memory: 64 << 20,
         counting: Counting::Sum,
     };
     let mut args = std::env::args().skip(1);
@@ -40,6 +43,7 @@ fn options() -> Options {
             "--no-certificate" => options.certificate = false,
             "--tables" => options.tables = Some(PathBuf::from(value())),
             "--nodes" => options.nodes = value().parse().expect("--nodes N"),
+            "--memory" => options.memory = value().parse::<usize>().expect("--memory MIB") << 20,
             "--counting" => {
                 options.counting = match value().as_str() {
                     "sum" => Counting::Sum,
@@ -68,6 +72,7 @@ fn main() {
         white,
         black,
         nodes: node_limit,
+        memory,
         counting,
     } = options();
     let stones = (white + black) as usize;
@@ -86,12 +91,13 @@ fn main() {
     };
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let (mut draws, mut settled, mut wrong, mut nodes) = (0, 0, 0, 0);
+    let mut all_nodes = 0;
     let clock = Instant::now();
     for _ in 0..count {
         let position = Position::random_placement(&board, white, black, &mut seed);
         let limits = Limits {
             nodes: node_limit,
-            memory: 64 << 20,
+            memory,
             counting,
             ..Limits::default()
         };
@@ -109,6 +115,7 @@ fn main() {
                 continue;
             }
         };
+        all_nodes += solution.nodes;
         if solution.value.is_some_and(|value| value != expected) {
             println!("{fen}: table {expected:?}, search {:?}", solution.value);
             wrong += 1;
@@ -135,7 +142,7 @@ fn main() {
     }
     println!(
         "{draws} draws among {count} positions: {settled} settled, {nodes} nodes in all, \
-         {wrong} wrong, {:.1} s",
+         {wrong} wrong, {:.1} s ({all_nodes} nodes for all {count})",
         clock.elapsed().as_secs_f64()
     );
 }

@@ -133,6 +133,11 @@ impl TranspositionTable {
             })
     }
 
+    /// Keep `numbers` for `position` after a visit that searched `work` nodes below it. The
+    /// slot's work is that of every visit since the position entered the table: df-pn comes
+    /// back to a position many times, each visit a short one, and a slot that kept only its
+    /// last visit's work let a position that had cost billions of nodes (a proven turn at the
+    /// root of a long 5x9 search) be pushed out by one that had cost a few.
     pub(super) fn put(&mut self, position: &Position, numbers: Numbers, work: u64) {
         let (mover, waiting) = key(position);
         let height = if numbers.is_proven() {
@@ -140,11 +145,17 @@ impl TranspositionTable {
         } else {
             0
         };
+        let b = self.bucket(position);
+        let earlier = self.slots[b..b + 2]
+            .iter()
+            .find(|slot| slot[0] == mover && slot[1] == waiting)
+            .map_or(0, |slot| slot[3] >> 32);
+        let work = (earlier + work).min(u32::MAX as u64);
         self.store([
             mover,
             waiting,
             numbers.proof as u64 | (numbers.disproof as u64) << 32,
-            height as u64 | work.min(u32::MAX as u64) << 32,
+            height as u64 | work << 32,
         ]);
     }
 
@@ -163,5 +174,52 @@ impl TranspositionTable {
             None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
         };
         bucket[at] = slot;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_numbers() -> Numbers {
+        Numbers {
+            proof: 3,
+            disproof: 4,
+            extra: 0,
+        }
+    }
+
+    #[test]
+    fn a_position_visited_often_outlasts_one_that_cost_more_in_a_single_visit() {
+        let board = fanorona_engine::Board::standard();
+        // Two buckets: positions share one soon enough.
+        let mut table = TranspositionTable::new(2 * 2 * std::mem::size_of::<Slot>());
+        let mut seed = 7;
+        let first = Position::random_placement(&board, 3, 4, &mut seed);
+        let mut same_bucket =
+            std::iter::from_fn(|| Some(Position::random_placement(&board, 3, 4, &mut seed)))
+                .filter(|p| p != &first && table.bucket(p) == table.bucket(&first));
+        let (second, third) = (same_bucket.next().unwrap(), same_bucket.next().unwrap());
+        // Three visits of 10 nodes each: 30 in all, more than the second's single 20.
+        for _ in 0..3 {
+            table.put(&first, open_numbers(), 10);
+        }
+        table.put(&second, open_numbers(), 20);
+        table.put(&third, open_numbers(), 25);
+        assert!(
+            table.get(&first).is_some(),
+            "the position of 30 nodes stays"
+        );
+        assert!(table.get(&second).is_none(), "the one of 20 nodes goes");
+        assert!(table.get(&third).is_some());
+        let work = |p: &Position| {
+            let b = table.bucket(p);
+            table.slots[b..b + 2]
+                .iter()
+                .find(|slot| slot_position(slot) == *p)
+                .map(|slot| slot[3] >> 32)
+        };
+        assert_eq!(work(&first), Some(30));
+        assert_eq!(work(&third), Some(25));
     }
 }
