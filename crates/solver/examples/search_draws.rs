@@ -3,10 +3,10 @@
 //! [--no-certificate] [--tables DIR --material WvB] [--nodes N] [--memory MIB] [--counting weak]`.
 //! Each certificate is checked, and each value compared with the tables of the positions' own
 //! stones; only the draws are printed (wins and losses settle in a few nodes), then a summary.
-//! `--memory` (64 MiB by default) with a small size measures the search in a crowded table. By default the positions
-//! are of two stones against two, and the tables of up to three and four stones are built in
-//! memory; with `--tables DIR` they are opened there (built with `fanorona tables build`), for
-//! positions of `--material` (White's stones v Black's, e.g. 3v3).
+//! `--memory` (64 MiB by default) with a small size measures the search in a crowded table. By
+//! default the positions are of two stones against two, and the tables of up to three and four
+//! stones are built in memory; with `--tables DIR` they are opened there (built with `fanorona
+//! tables build`), for positions of `--material` (White's stones v Black's, e.g. 3v3).
 
 use fanorona_engine::{format_position, Board, Position, Rules, Value};
 use fanorona_solver::{check, solve, Counting, Limits, SolveSetup, Tables};

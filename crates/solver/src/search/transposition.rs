@@ -146,34 +146,37 @@ impl TranspositionTable {
             0
         };
         let b = self.bucket(position);
-        let earlier = self.slots[b..b + 2]
-            .iter()
-            .find(|slot| slot[0] == mover && slot[1] == waiting)
-            .map_or(0, |slot| slot[3] >> 32);
+        let (at, earlier) = self.slot_for(b, mover, waiting);
         let work = (earlier + work).min(u32::MAX as u64);
-        self.store([
+        self.slots[b + at] = [
             mover,
             waiting,
             numbers.proof as u64 | (numbers.disproof as u64) << 32,
             height as u64 | work << 32,
-        ]);
+        ];
     }
 
-    /// Write `slot` into its bucket: over the same position's slot, else over the one that
-    /// cost less work. (Keeping proofs first, whatever their work, was tried: it pushed out
-    /// the root's own children in a long 5x9 search; see `data/results.md`.)
+    /// Write `slot` into its bucket (see [`Self::slot_for`]), with the work it holds. (Keeping
+    /// proofs first, whatever their work, was tried: it pushed out the root's own children in a
+    /// long 5x9 search; see `data/results.md`.)
     pub(super) fn store(&mut self, slot: Slot) {
         let b = self.bucket(&slot_position(&slot));
-        let bucket = &mut self.slots[b..b + 2];
+        let (at, _) = self.slot_for(b, slot[0], slot[1]);
+        self.slots[b + at] = slot;
+    }
+
+    /// Where in bucket `b` the position keyed `(mover, waiting)` goes: over its own slot, else
+    /// over the one that cost less work; and the work its own slot holds already (0 if none).
+    fn slot_for(&self, b: usize, mover: u64, waiting: u64) -> (usize, u64) {
+        let bucket = &self.slots[b..b + 2];
         let work_of = |slot: &Slot| slot[3] >> 32;
-        let at = match bucket
+        match bucket
             .iter()
-            .position(|old| old[0] == slot[0] && old[1] == slot[1])
+            .position(|old| old[0] == mover && old[1] == waiting)
         {
-            Some(i) => i,
-            None => usize::from(work_of(&bucket[1]) < work_of(&bucket[0])),
-        };
-        bucket[at] = slot;
+            Some(i) => (i, work_of(&bucket[i])),
+            None => (usize::from(work_of(&bucket[1]) < work_of(&bucket[0])), 0),
+        }
     }
 }
 
