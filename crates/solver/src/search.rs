@@ -650,7 +650,7 @@ impl<'a> Search<'a> {
 
     /// The children of a node with their numbers before expansion, into `kids` (emptied
     /// first). Those within the endgame tables are probed together (see
-    /// [`Tables::probe_many`]).
+    /// [`Tables::probe_values`]).
     fn look_at_children(&mut self, next: &[Position], kids: &mut Vec<Child>) {
         // The endgame tables are read while the buckets and filter words asked for come in,
         // and only then the filters (read first, the filters made the tables' reads a second
@@ -658,21 +658,12 @@ impl<'a> Search<'a> {
         let mut probe = std::mem::take(&mut self.probe_buffers);
         probe.hashes.clear();
         probe.hashes.extend(next.iter().map(hash));
-        let hashes = &probe.hashes;
-        self.prefetch_buckets_and_filters(next, hashes);
-        probe.positions.clear();
-        probe
-            .positions
-            .extend(next.iter().filter(|child| self.within_tables(child)));
-        let (in_tables, values) = (&probe.positions, &mut probe.values);
-        let probed = match self.tables {
-            Some(tables) if !in_tables.is_empty() => tables.probe_values(in_tables, values).is_ok(),
-            _ => false,
-        };
-        self.prefetch_held_slots(next, hashes);
-        let mut from_tables = in_tables.iter().zip(values.iter()).peekable();
+        self.prefetch_buckets_and_filters(next, &probe.hashes);
+        let probed = self.probe_within_tables(next, &mut probe);
+        self.prefetch_held_slots(next, &probe.hashes);
+        let mut from_tables = probe.positions.iter().zip(&probe.values).peekable();
         kids.clear();
-        kids.extend(next.iter().zip(hashes).map(|(&child, &hash)| {
+        kids.extend(next.iter().zip(&probe.hashes).map(|(&child, &hash)| {
             let numbers = match from_tables.peek() {
                 Some((&position, &value)) if probed && position == child => {
                     let numbers = self.numbers_of_value(&child, value);
@@ -689,18 +680,28 @@ impl<'a> Search<'a> {
         self.probe_buffers = probe;
     }
 
-    /// Ask for what looking at `next` will read of each child above the endgame tables: its
-    /// table bucket and filter words, then (once those have come) its slot in the held set
-    /// where the filter says it may be held. Asked for all at once, the cache misses overlap
-    /// instead of each waiting for the one before (the filters alone were half of a long 5x9
-    /// search's time, waiting).
-    /// `hashes` are those of `next`, in order.
-    fn prefetch_lookups(&self, next: &[Position], hashes: &[u64]) {
-        self.prefetch_buckets_and_filters(next, hashes);
-        self.prefetch_held_slots(next, hashes);
+    /// Probe the endgame tables for those of `next` within them, all at once (see
+    /// [`Tables::probe_values`]): their positions in order into `probe.positions`, their values
+    /// into `probe.values`. False where none is within the tables or the probe failed (then
+    /// each is looked at on its own, as a probe that fails is: not a leaf).
+    fn probe_within_tables(&self, next: &[Position], probe: &mut ProbeBuffers) -> bool {
+        probe.positions.clear();
+        probe
+            .positions
+            .extend(next.iter().filter(|child| self.within_tables(child)));
+        match self.tables {
+            Some(tables) if !probe.positions.is_empty() => tables
+                .probe_values(&probe.positions, &mut probe.values)
+                .is_ok(),
+            _ => false,
+        }
     }
 
-    /// The first half of [`Search::prefetch_lookups`]: the buckets and filter words.
+    /// Ask for what looking at `next` will read of each child above the endgame tables: its
+    /// table bucket and filter words (then, once those have come, [`Search::prefetch_held_slots`]).
+    /// Asked for all at once, the cache misses overlap instead of each waiting for the one
+    /// before (the filters alone were half of a long 5x9 search's time, waiting).
+    /// `hashes` are those of `next`, in order.
     fn prefetch_buckets_and_filters(&self, next: &[Position], hashes: &[u64]) {
         for (child, &hash) in next.iter().zip(hashes) {
             if !self.within_tables(child) {
@@ -712,8 +713,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The second half of [`Search::prefetch_lookups`]: the held set's slots of the children
-    /// the filter says may be held (this waits for the filter words).
+    /// The held set's slots of the children the filter says may be held (this waits for the
+    /// filter words [`Search::prefetch_buckets_and_filters`] asked for).
     fn prefetch_held_slots(&self, next: &[Position], hashes: &[u64]) {
         if self.held.is_empty() {
             return;

@@ -99,6 +99,28 @@ impl Candidates {
         prefetch(&self.slots[self.home(position_hash)]);
     }
 
+    /// Start loading the list entry that [`Self::number_of`] will compare a position with:
+    /// that of the first slot whose hash bits match (read from the slots, best asked for with
+    /// [`Self::prefetch_hashed`] a while before).
+    pub(super) fn prefetch_entry(&self, position_hash: u64) {
+        let wanted_tag = tag(position_hash);
+        let mut at = self.home(position_hash);
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return;
+            }
+            if slot & TAG_BITS == wanted_tag {
+                let number = (slot as u32).wrapping_sub(1) as usize;
+                if let Some(entry) = self.list.get(number) {
+                    prefetch(entry);
+                }
+                return;
+            }
+            at = self.next(at);
+        }
+    }
+
     /// The slot a position's probe starts from: from the hash's upper half, as in
     /// [`super::position_map`] (the candidates come in the order of the transposition table's
     /// buckets, which its lower bits name).

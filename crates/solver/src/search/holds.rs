@@ -22,7 +22,7 @@
 use super::candidates::Candidates;
 use super::position_map::{Packed, PositionMap};
 use super::transposition::{unresolved_with_work_in, Slot};
-use super::{stones, FastMap, Search};
+use super::{stones, FastMap, Numbers, ProbeBuffers, Search};
 use fanorona_engine::movegen::children;
 use fanorona_engine::{hash, Color, Position};
 use rayon::prelude::*;
@@ -388,6 +388,12 @@ impl Search<'_> {
 
     /// Where the turns of each of `candidates` lead, as far as can be told without the
     /// candidates added since `index` was last written to (those show as unknown), into `looked`.
+    ///
+    /// Three candidates are in flight at once, each a step further on (see [`Lookup`]): what a
+    /// candidate's turns read is asked for two candidates before it is read, and what those
+    /// reads name one candidate before. (Asked for just before it was read, the list entry
+    /// that confirms a turn to another candidate was half of a long 5x9 search's closure,
+    /// waiting on memory: seventy-first session.)
     fn look_at_candidates(
         &self,
         candidates: &[Position],
@@ -398,29 +404,77 @@ impl Search<'_> {
         looked.turns.clear();
         looked.starts.push(0);
         looked.unlooked = 0;
-        let (mut next, mut hashes) = (Vec::with_capacity(64), Vec::with_capacity(64));
-        for position in candidates {
-            next.clear();
-            children(self.board, position, &mut next);
-            hashes.clear();
-            hashes.extend(next.iter().map(hash));
-            self.prefetch_lookups(&next, &hashes);
-            for (child, &hash) in next.iter().zip(&hashes) {
-                if !self.within_tables(child) {
-                    index.prefetch_hashed(hash);
-                }
+        let mut lookups: [Lookup; 3] = Default::default();
+        let count = candidates.len();
+        for step in 0..count + 2 {
+            if step < count {
+                self.ask_for_lookups(&candidates[step], index, &mut lookups[step % 3]);
             }
-            let is_attacker = position.side == self.attacker;
-            for (k, (child, &hash)) in next.iter().zip(&hashes).enumerate() {
-                let target = self.hold_target(child, hash, index);
-                looked.turns.push((*child, target));
-                if settles(is_attacker, target) {
-                    looked.unlooked += next.len() - (k + 1);
-                    break;
-                }
+            if (1..=count).contains(&step) {
+                self.probe_and_ask_for_entries(index, &mut lookups[(step - 1) % 3]);
             }
-            looked.starts.push(looked.turns.len());
+            if step >= 2 {
+                let k = step - 2;
+                self.read_lookups(&candidates[k], index, &lookups[k % 3], looked);
+            }
         }
+    }
+
+    /// First step of looking at `position`: its turns, and asking for their table buckets,
+    /// filter words and index slots.
+    fn ask_for_lookups(&self, position: &Position, index: &Candidates, lookup: &mut Lookup) {
+        lookup.next.clear();
+        children(self.board, position, &mut lookup.next);
+        let probe = &mut lookup.probe;
+        probe.hashes.clear();
+        probe.hashes.extend(lookup.next.iter().map(hash));
+        self.prefetch_buckets_and_filters(&lookup.next, &probe.hashes);
+        for (child, &hash) in lookup.next.iter().zip(&probe.hashes) {
+            if !self.within_tables(child) {
+                index.prefetch_hashed(hash);
+            }
+        }
+    }
+
+    /// Second step: the turns within the endgame tables probed together, and asking for what
+    /// the first step's reads name: the held set's slots and the candidates' list entries.
+    fn probe_and_ask_for_entries(&self, index: &Candidates, lookup: &mut Lookup) {
+        lookup.probed = self.probe_within_tables(&lookup.next, &mut lookup.probe);
+        let hashes = &lookup.probe.hashes;
+        self.prefetch_held_slots(&lookup.next, hashes);
+        for (child, &hash) in lookup.next.iter().zip(hashes) {
+            if !self.within_tables(child) {
+                index.prefetch_entry(hash);
+            }
+        }
+    }
+
+    /// Last step: where each turn of `position` leads, into `looked`, up to one that settles it.
+    fn read_lookups(
+        &self,
+        position: &Position,
+        index: &Candidates,
+        lookup: &Lookup,
+        looked: &mut LookedAt,
+    ) {
+        let probe = &lookup.probe;
+        let mut from_tables = probe.positions.iter().zip(&probe.values).peekable();
+        let is_attacker = position.side == self.attacker;
+        for (k, (child, &hash)) in lookup.next.iter().zip(&probe.hashes).enumerate() {
+            let target = match from_tables.peek() {
+                Some((&in_tables, &value)) if lookup.probed && in_tables == *child => {
+                    from_tables.next();
+                    leaf_target(self.numbers_of_value(child, value))
+                }
+                _ => self.hold_target(child, hash, index),
+            };
+            looked.turns.push((*child, target));
+            if settles(is_attacker, target) {
+                looked.unlooked += lookup.next.len() - (k + 1);
+                break;
+            }
+        }
+        looked.starts.push(looked.turns.len());
     }
 
     /// The most positions a closure looks at (see [`MOST_CANDIDATES`]).
@@ -570,11 +624,7 @@ impl Search<'_> {
     /// What a turn to `child` (whose [`hash`] is `hash`) leads to.
     fn hold_target(&self, child: &Position, hash: u64, index: &Candidates) -> Target {
         if let Some(numbers) = self.leaf(child) {
-            return if numbers.is_disproven() {
-                Target::Held
-            } else {
-                Target::Open
-            };
+            return leaf_target(numbers);
         }
         if self.is_held_hashed(child, hash) {
             return Target::Held;
@@ -590,6 +640,25 @@ impl Search<'_> {
                 None => Target::Unknown,
             },
         }
+    }
+}
+
+/// One candidate's turns on their way through [`Search::look_at_candidates`]: the turns with
+/// their hashes, then the values of those within the endgame tables.
+#[derive(Default)]
+struct Lookup {
+    next: Vec<Position>,
+    probe: ProbeBuffers,
+    /// Whether `probe` holds the tables' values (see [`Search::probe_within_tables`]).
+    probed: bool,
+}
+
+/// What a turn to a leaf (a position the rules or the tables settle) leads to.
+fn leaf_target(numbers: Numbers) -> Target {
+    if numbers.is_disproven() {
+        Target::Held
+    } else {
+        Target::Open
     }
 }
 
