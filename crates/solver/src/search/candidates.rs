@@ -9,6 +9,11 @@
 //! session). Here a slot holds only the number and 32 bits of the position's hash (8 bytes:
 //! 537 MB): a lookup whose hash bits match compares the position with the list's entry,
 //! which a position that is not a candidate almost never needs.
+//!
+//! The list is on huge pages too (see `zeroed_memory`): a closure reads the entry of every
+//! turn to another candidate, at random, and on 4 KiB pages each read (and the prefetch that
+//! asks for it) also waited for a page walk: a sixth of a long 5x9 search's closure's look at
+//! the turns (seventy-first session).
 
 use super::position_map::Packed;
 use crate::prefetch::prefetch;
@@ -16,7 +21,7 @@ use crate::zeroed_memory::ZeroedMemory;
 use fanorona_engine::{hash, Position};
 
 pub(super) struct Candidates {
-    list: Vec<Packed>,
+    list: CandidateList,
     /// Per slot: 32 bits of a candidate's hash (the high half) and its number plus one (the
     /// low half, so that an empty slot is 0). At most half of the slots are used.
     slots: ZeroedMemory<u64>,
@@ -33,7 +38,7 @@ impl Candidates {
             "{most} candidates: numbers are 32 bits"
         );
         Candidates {
-            list: Vec::with_capacity(most),
+            list: CandidateList::with_room(most),
             slots: ZeroedMemory::new((2 * most).next_power_of_two().max(LEAST_SLOTS)),
         }
     }
@@ -48,7 +53,7 @@ impl Candidates {
     }
 
     /// The list alone, the index freed.
-    pub(super) fn into_list(self) -> Vec<Packed> {
+    pub(super) fn into_list(self) -> CandidateList {
         self.list
     }
 
@@ -130,6 +135,48 @@ impl Candidates {
 
     fn next(&self, at: usize) -> usize {
         (at + 1) & (self.slots.len() - 1)
+    }
+}
+
+/// Candidates in the order of their numbers, in an array of a fixed room.
+pub(super) struct CandidateList {
+    entries: ZeroedMemory<Packed>,
+    len: usize,
+}
+
+impl CandidateList {
+    /// An empty list with room for `most` entries (never more).
+    pub(super) fn with_room(most: usize) -> CandidateList {
+        CandidateList {
+            entries: ZeroedMemory::new(most),
+            len: 0,
+        }
+    }
+
+    pub(super) fn push(&mut self, candidate: Packed) {
+        assert!(self.len < self.entries.len(), "a list past its room");
+        self.entries[self.len] = candidate;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for CandidateList {
+    type Target = [Packed];
+
+    fn deref(&self) -> &[Packed] {
+        &self.entries[..self.len]
+    }
+}
+
+impl std::fmt::Debug for CandidateList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for CandidateList {
+    fn eq(&self, other: &CandidateList) -> bool {
+        self[..] == other[..]
     }
 }
 

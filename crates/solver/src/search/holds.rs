@@ -19,7 +19,7 @@
 //! on its own (an attacker's turn to a position that may win, a defender without a holding
 //! turn), then, each time one is dropped, its parents are looked at again.
 
-use super::candidates::Candidates;
+use super::candidates::{CandidateList, Candidates};
 use super::position_map::{Packed, PositionMap};
 use super::transposition::{unresolved_with_work_in, Slot};
 use super::{stones, FastMap, Numbers, ProbeBuffers, Search};
@@ -199,7 +199,7 @@ struct Turns {
 
 /// The positions a closure looks at and the turns between them.
 struct HoldGraph {
-    candidates: Vec<Packed>,
+    candidates: CandidateList,
     /// Per candidate: not (yet) shown to fail.
     alive: Vec<bool>,
     /// Per candidate: how many of its turns hold (what a defender's position needs one of).
@@ -289,7 +289,7 @@ impl Search<'_> {
         let mut graph = HoldGraph {
             alive: Vec::with_capacity(most),
             holding_turns: Vec::with_capacity(most),
-            candidates: Vec::new(),
+            candidates: CandidateList::with_room(0),
             parent_start: Vec::new(),
             parents: Vec::new(),
             failed: Vec::new(),
@@ -389,11 +389,11 @@ impl Search<'_> {
     /// Where the turns of each of `candidates` lead, as far as can be told without the
     /// candidates added since `index` was last written to (those show as unknown), into `looked`.
     ///
-    /// Three candidates are in flight at once, each a step further on (see [`Lookup`]): what a
-    /// candidate's turns read is asked for two candidates before it is read, and what those
-    /// reads name one candidate before. (Asked for just before it was read, the list entry
-    /// that confirms a turn to another candidate was half of a long 5x9 search's closure,
-    /// waiting on memory: seventy-first session.)
+    /// Several candidates are in flight at once, each a step further on (see [`Lookup`]): what
+    /// a candidate's turns read is asked for [`ASKED_AHEAD`] candidates before it is read, and
+    /// what those reads name [`ENTRIES_AHEAD`] before. (Asked for just before it was read, the
+    /// list entry that confirms a turn to another candidate was half of a long 5x9 search's
+    /// closure, waiting on memory: seventy-first session.)
     fn look_at_candidates(
         &self,
         candidates: &[Position],
@@ -404,18 +404,19 @@ impl Search<'_> {
         looked.turns.clear();
         looked.starts.push(0);
         looked.unlooked = 0;
-        let mut lookups: [Lookup; 3] = Default::default();
+        const IN_FLIGHT: usize = ASKED_AHEAD + 1;
+        let mut lookups: [Lookup; IN_FLIGHT] = std::array::from_fn(|_| Lookup::default());
         let count = candidates.len();
-        for step in 0..count + 2 {
+        for step in 0..count + ASKED_AHEAD {
             if step < count {
-                self.ask_for_lookups(&candidates[step], index, &mut lookups[step % 3]);
+                self.ask_for_lookups(&candidates[step], index, &mut lookups[step % IN_FLIGHT]);
             }
-            if (1..=count).contains(&step) {
-                self.probe_and_ask_for_entries(index, &mut lookups[(step - 1) % 3]);
+            let entries_of = step.checked_sub(ASKED_AHEAD - ENTRIES_AHEAD);
+            if let Some(k) = entries_of.filter(|&k| k < count) {
+                self.probe_and_ask_for_entries(index, &mut lookups[k % IN_FLIGHT]);
             }
-            if step >= 2 {
-                let k = step - 2;
-                self.read_lookups(&candidates[k], index, &lookups[k % 3], looked);
+            if let Some(k) = step.checked_sub(ASKED_AHEAD).filter(|&k| k < count) {
+                self.read_lookups(&candidates[k], index, &lookups[k % IN_FLIGHT], looked);
             }
         }
     }
@@ -970,6 +971,11 @@ const INDEXED_BETWEEN_STOP_CHECKS: usize = 1 << 16;
 /// A closure looks at this many candidates at a time in parallel, in tasks of this many.
 const LOOKED_AT_ONCE: usize = 1 << 13;
 const LOOKED_AT_PER_TASK: usize = 1 << 9;
+/// How many candidates ahead of reading a candidate's lookups [`Search::look_at_candidates`]
+/// asks for them (index slots, table buckets, filter words), and how many ahead it asks for
+/// what those name (list entries, held slots; and probes the endgame tables).
+const ASKED_AHEAD: usize = 4;
+const ENTRIES_AHEAD: usize = 2;
 /// While a batch's additions are written into the index, the slot of the one this many ahead
 /// is asked for.
 const PREFETCH_AHEAD: usize = 16;
@@ -1297,7 +1303,11 @@ mod tests {
         ];
         for (position, targets, added, why) in cases {
             let mut graph = HoldGraph {
-                candidates: vec![Packed::of(&position)],
+                candidates: {
+                    let mut list = CandidateList::with_room(1);
+                    list.push(Packed::of(&position));
+                    list
+                },
                 alive: Vec::new(),
                 holding_turns: Vec::new(),
                 parent_start: Vec::new(),
@@ -1384,7 +1394,7 @@ mod tests {
         let mut graph = HoldGraph {
             alive: Vec::new(),
             holding_turns: Vec::new(),
-            candidates: Vec::new(),
+            candidates: CandidateList::with_room(0),
             parent_start: Vec::new(),
             parents: Vec::new(),
             failed: Vec::new(),

@@ -50,6 +50,9 @@ fn key(position: &Position) -> Key {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Packed(Key);
 
+// SAFETY: a pair of integers, valid as zero bytes.
+unsafe impl crate::zeroed_memory::ZeroValid for Packed {}
+
 impl Packed {
     pub(super) fn of(position: &Position) -> Packed {
         Packed(key(position))
