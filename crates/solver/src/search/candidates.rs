@@ -237,6 +237,34 @@ mod tests {
     }
 
     #[test]
+    fn asking_for_entries_ahead_ends_and_changes_no_answer_in_a_full_index() {
+        // 512 candidates fill their 1024 slots to the most they take: probes run long.
+        let mut candidates = Candidates::with_room(512);
+        for seed in 0..512 {
+            candidates.insert(&position(seed));
+        }
+        for seed in 0..2048 {
+            let p = position(seed);
+            candidates.prefetch_hashed(hash(&p));
+            candidates.prefetch_entry(hash(&p));
+            let expected = (seed < 512).then_some(seed as u32);
+            assert_eq!(candidates.number_of(&p, hash(&p)), expected, "{seed}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "past its room")]
+    fn a_list_takes_no_more_than_its_room() {
+        let mut list = CandidateList::with_room(2);
+        for seed in 0..2 {
+            list.push(Packed::of(&position(seed)));
+        }
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[1], Packed::of(&position(1)));
+        list.push(Packed::of(&position(2)));
+    }
+
+    #[test]
     fn a_slot_takes_eight_bytes() {
         let candidates = Candidates::with_room(1 << 20);
         assert_eq!(candidates.slots.len(), 1 << 21);
