@@ -421,31 +421,34 @@ impl Search<'_> {
         }
     }
 
-    /// First step of looking at `position`: its turns, and asking for their table buckets,
-    /// filter words and index slots.
+    /// First step of looking at `position`: its turns, and asking for their filter words and
+    /// index slots.
     fn ask_for_lookups(&self, position: &Position, index: &Candidates, lookup: &mut Lookup) {
         lookup.next.clear();
         children(self.board, position, &mut lookup.next);
         let probe = &mut lookup.probe;
         probe.hashes.clear();
         probe.hashes.extend(lookup.next.iter().map(hash));
-        self.prefetch_buckets_and_filters(&lookup.next, &probe.hashes);
         for (child, &hash) in lookup.next.iter().zip(&probe.hashes) {
             if !self.within_tables(child) {
+                self.filters.prefetch(self.filters.place_hashed(hash));
+                self.pinned.prefetch_hashed(hash);
                 index.prefetch_hashed(hash);
             }
         }
     }
 
     /// Second step: the turns within the endgame tables probed together, and asking for what
-    /// the first step's reads name: the held set's slots and the candidates' list entries.
+    /// the first step's reads name: the held set's slots, and the list entry of a turn the
+    /// index may know, else its bucket in the transposition table (a candidate's is never
+    /// read: see [`Search::hold_target`]).
     fn probe_and_ask_for_entries(&self, index: &Candidates, lookup: &mut Lookup) {
         lookup.probed = self.probe_within_tables(&lookup.next, &mut lookup.probe);
         let hashes = &lookup.probe.hashes;
         self.prefetch_held_slots(&lookup.next, hashes);
         for (child, &hash) in lookup.next.iter().zip(hashes) {
-            if !self.within_tables(child) {
-                index.prefetch_entry(hash);
+            if !self.within_tables(child) && !index.prefetch_entry(hash) {
+                self.table.prefetch_hashed(hash);
             }
         }
     }
@@ -546,16 +549,13 @@ impl Search<'_> {
         let eligible =
             |p: &Position| stones(p) <= max_stones && self.leaf(p).is_none() && !self.is_held(p);
         // The table holds a position at most once; a path-dependent disproof may be of a
-        // position the table also holds unresolved: that one is taken from the table.
-        let unresolved_in_table = |p: &Position| {
-            self.table
-                .get(p)
-                .is_some_and(|slot| slot.proof != 0 && slot.disproof != 0)
-        };
+        // position the table also holds: unresolved, it is taken from the table; resolved,
+        // the table's answer stands, and it is no candidate (no candidate is resolved in the
+        // table, so a turn's lookup may stop at the index: see `hold_target`).
         let path_dependent: Vec<Position> = self
             .path_dependent
             .positions()
-            .filter(|p| !unresolved_in_table(p) && eligible(p))
+            .filter(|p| self.table.get(p).is_none() && eligible(p))
             .collect();
         // Counted first and listed after: a long search's table holds hundreds of millions of
         // them (196 M in the 8 GiB one after d2-e3A), more than fit in memory as a list. Both
@@ -622,7 +622,11 @@ impl Search<'_> {
         (found, open, least_work)
     }
 
-    /// What a turn to `child` (whose [`hash`] is `hash`) leads to.
+    /// What a turn to `child` (whose [`hash`] is `hash`) leads to. A candidate is never
+    /// resolved in the transposition table (those listed are open there or not in it, and
+    /// those added since were not in it resolved: see `hold_candidates` and [`Growth::add`]),
+    /// so where the index knows the child the table is not read: a random read fewer for each
+    /// turn between candidates, most of a closure's turns.
     fn hold_target(&self, child: &Position, hash: u64, index: &Candidates) -> Target {
         if let Some(numbers) = self.leaf(child) {
             return leaf_target(numbers);
@@ -633,13 +637,13 @@ impl Search<'_> {
         if self.pinned_height(child, hash).is_some() {
             return Target::Open;
         }
+        if let Some(j) = index.number_of(child, hash) {
+            return Target::Candidate(j);
+        }
         match self.table.get_hashed(child, hash) {
             Some(slot) if slot.disproof == 0 => Target::DisprovenInTable,
             Some(slot) if slot.proof == 0 => Target::Open,
-            _ => match index.number_of(child, hash) {
-                Some(j) => Target::Candidate(j),
-                None => Target::Unknown,
-            },
+            _ => Target::Unknown,
         }
     }
 }
