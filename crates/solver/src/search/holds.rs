@@ -976,8 +976,9 @@ const INDEXED_BETWEEN_STOP_CHECKS: usize = 1 << 16;
 const LOOKED_AT_ONCE: usize = 1 << 13;
 const LOOKED_AT_PER_TASK: usize = 1 << 9;
 /// How many candidates ahead of reading a candidate's lookups [`Search::look_at_candidates`]
-/// asks for them (index slots, table buckets, filter words), and how many ahead it asks for
-/// what those name (list entries, held slots; and probes the endgame tables).
+/// asks for the first of them (index slots, filter words), and how many ahead it asks for
+/// what those name (list entries, or table buckets for turns the index does not know; held
+/// slots) and probes the endgame tables.
 const ASKED_AHEAD: usize = 4;
 const ENTRIES_AHEAD: usize = 2;
 /// While a batch's additions are written into the index, the slot of the one this many ahead
