@@ -706,11 +706,17 @@ impl<'a> Search<'a> {
         for (child, &hash) in next.iter().zip(hashes) {
             if !self.within_tables(child) {
                 self.table.prefetch_hashed(hash);
-                self.filters.prefetch(self.filters.place_hashed(hash));
-                // Empty but while a certificate is read off (then asked of every child).
-                self.pinned.prefetch_hashed(hash);
+                self.prefetch_filters_and_pinned(hash);
             }
         }
+    }
+
+    /// Ask for the filter word and the pinned proofs' slot of the position whose [`hash`] is
+    /// `hash` (the search's and the closures' first lookups of a child above the tables).
+    fn prefetch_filters_and_pinned(&self, hash: u64) {
+        self.filters.prefetch(self.filters.place_hashed(hash));
+        // Empty but while a certificate is read off (then asked of every child).
+        self.pinned.prefetch_hashed(hash);
     }
 
     /// The held set's slots of the children the filter says may be held (this waits for the

@@ -431,8 +431,7 @@ impl Search<'_> {
         probe.hashes.extend(lookup.next.iter().map(hash));
         for (child, &hash) in lookup.next.iter().zip(&probe.hashes) {
             if !self.within_tables(child) {
-                self.filters.prefetch(self.filters.place_hashed(hash));
-                self.pinned.prefetch_hashed(hash);
+                self.prefetch_filters_and_pinned(hash);
                 index.prefetch_hashed(hash);
             }
         }
