@@ -197,6 +197,11 @@ pub struct Search<'a> {
     root_choice: Option<Position>,
     /// The depth of the root of the current search (the positions given above it come first).
     root_depth: u32,
+    /// The root of the current search (or the last) ...
+    root: Option<Position>,
+    /// ... and its settled turns, kept for good in the table (see [`Search::record`]) with
+    /// the work each had cost: given that back when a search from another root begins.
+    kept_root_turns: Vec<(Position, u64)>,
     nodes: u64,
     node_limit: u64,
     counting: Counting,
@@ -348,6 +353,8 @@ impl<'a> Search<'a> {
             pinned_proofs_only: false,
             root_choice: None,
             root_depth: 0,
+            root: None,
+            kept_root_turns: Vec::new(),
             nodes: 0,
             node_limit: limits.nodes,
             counting: limits.counting,
@@ -463,6 +470,7 @@ impl<'a> Search<'a> {
     /// attacker); usually there are none.
     pub fn solve(&mut self, root: &Position) -> Outcome {
         self.root_choice = None;
+        self.begin_at(root);
         let numbers = match self.leaf(root) {
             Some(numbers) => numbers,
             None => {
@@ -481,6 +489,18 @@ impl<'a> Search<'a> {
             Outcome::Disproven
         } else {
             Outcome::Unknown
+        }
+    }
+
+    /// Make `root` the root of the search: the turns kept for another root go back to the
+    /// work they had cost, so that a run of searches from many roots (a certificate's
+    /// reading off) does not fill the table with slots kept for good.
+    fn begin_at(&mut self, root: &Position) {
+        if self.root != Some(*root) {
+            for (position, work) in self.kept_root_turns.drain(..) {
+                self.table.set_work(&position, work);
+            }
+            self.root = Some(*root);
         }
     }
 
@@ -989,13 +1009,23 @@ impl<'a> Search<'a> {
 
     /// Keep what the expansion of `position` at `depth` found, after `work` nodes below it: a
     /// disproof that relies on the path above in the path-dependent store, anything else in
-    /// the table (and a proof pinned too while only pinned proofs are trusted).
+    /// the table (and a proof pinned too while only pinned proofs are trusted). The root's
+    /// settled turns (and the root) are kept while it is the root: one that had cost little was
+    /// pushed out by busier positions in a long 5x9 search and searched again after each
+    /// restart (and a look at the search's status no longer found it settled).
     #[inline]
     fn record(&mut self, position: &Position, numbers: Numbers, depth: u32, work: u64) {
         if numbers.is_disproven() && numbers.extra < depth {
             self.remember_path_dependent(position, numbers.extra);
         } else {
-            self.table.put(position, numbers, work);
+            let settled = numbers.is_proven() || numbers.is_disproven();
+            if settled && depth <= self.root_depth + 1 {
+                self.kept_root_turns.push((*position, work));
+                self.table
+                    .put(position, numbers, transposition::KEPT_FOR_GOOD);
+            } else {
+                self.table.put(position, numbers, work);
+            }
             if self.pinned_proofs_only && numbers.is_proven() {
                 self.pin_proven(position, numbers.extra);
             }
@@ -1273,6 +1303,67 @@ mod tests {
         let note = search.take_held_met();
         assert!(note.ends_with("by stones: 9: 2"), "{note}");
         assert_eq!(search.take_held_met(), "", "counted afresh after each note");
+    }
+
+    #[test]
+    fn the_roots_settled_turns_stay_in_a_crowded_table_until_another_root_is_searched() {
+        let board = Board::standard();
+        // Two buckets of two slots.
+        let limits = Limits {
+            nodes: 0,
+            memory: 4 * std::mem::size_of::<transposition::Slot>(),
+            ..Limits::default()
+        };
+        let mut search = search_on(&board, Color::White, limits);
+        let mut seed = 11;
+        let root = Position::random_placement(&board, 4, 5, &mut seed);
+        search.begin_at(&root);
+        // Per bucket: a settled root turn, a deeper settled position, four busier open ones.
+        let mut in_bucket = [Vec::new(), Vec::new()];
+        while in_bucket.iter().any(|positions| positions.len() < 6) {
+            let position = Position::random_placement(&board, 4, 5, &mut seed);
+            let positions = &mut in_bucket[search.table.bucket(&position) / 2];
+            if position != root && !positions.contains(&position) && positions.len() < 6 {
+                positions.push(position);
+            }
+        }
+        let root_turn_depth = search.root_depth + 1;
+        let proven = Numbers {
+            extra: 3,
+            ..Numbers::PROVEN
+        };
+        let open = Numbers {
+            proof: 5,
+            disproof: 7,
+            extra: 0,
+        };
+        let settled = [proven, Numbers::DISPROVEN];
+        for (positions, numbers) in in_bucket.iter().zip(settled) {
+            // Each settled after a single node, the open ones after a thousand.
+            search.record(&positions[0], numbers, root_turn_depth, 1);
+            search.record(&positions[1], numbers, root_turn_depth + 1, 1);
+            for position in &positions[2..] {
+                search.record(position, open, root_turn_depth + 2, 1000);
+            }
+        }
+        let [with_proof, with_disproof] = &in_bucket;
+        assert_eq!(search.known(&with_proof[0]), Some((Outcome::Proven, 3)));
+        assert_eq!(
+            search.known(&with_disproof[0]),
+            Some((Outcome::Disproven, 0))
+        );
+        assert_eq!(search.known(&with_proof[1]), None, "pushed out");
+        assert_eq!(search.known(&with_disproof[1]), None, "pushed out");
+
+        // From another root, they are ordinary slots again, pushed out by busier ones.
+        search.begin_at(&with_proof[1]);
+        for positions in &in_bucket {
+            for position in &positions[2..] {
+                search.record(position, open, root_turn_depth + 2, 1000);
+            }
+        }
+        assert_eq!(search.known(&with_proof[0]), None);
+        assert_eq!(search.known(&with_disproof[0]), None);
     }
 
     #[test]

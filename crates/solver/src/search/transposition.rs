@@ -16,6 +16,10 @@ use fanorona_engine::{hash, Bitboard, Color, Position};
 pub(super) type Slot = [u64; 4];
 
 pub(super) const BLACK_TO_MOVE: u64 = 1 << 63;
+
+/// The most work a slot holds: a slot given it stays (in the saved state too) until given less,
+/// pushed out only where both slots of its bucket hold it.
+pub(super) const KEPT_FOR_GOOD: u64 = u32::MAX as u64;
 pub(super) const USED: u64 = 1 << 63;
 
 /// The position a used slot is about (the inverse of [`key`]).
@@ -147,13 +151,25 @@ impl TranspositionTable {
         };
         let b = self.bucket(position);
         let (at, earlier) = self.slot_for(b, mover, waiting);
-        let work = (earlier + work).min(u32::MAX as u64);
+        let work = earlier.saturating_add(work).min(KEPT_FOR_GOOD);
         self.slots[b + at] = [
             mover,
             waiting,
             numbers.proof as u64 | (numbers.disproof as u64) << 32,
             height as u64 | work << 32,
         ];
+    }
+
+    /// Set the work of `position`'s slot, if the table holds it, to `work`.
+    pub(super) fn set_work(&mut self, position: &Position, work: u64) {
+        let (mover, waiting) = key(position);
+        let b = self.bucket(position);
+        if let Some(slot) = self.slots[b..b + 2]
+            .iter_mut()
+            .find(|slot| slot[0] == mover && slot[1] == waiting)
+        {
+            slot[3] = (slot[3] & u32::MAX as u64) | work.min(KEPT_FOR_GOOD) << 32;
+        }
     }
 
     /// Write `slot` into its bucket (see [`Self::slot_for`]), with the work it holds. (Keeping
