@@ -199,8 +199,8 @@ pub struct Search<'a> {
     root_depth: u32,
     /// The root of the current search (or the last) ...
     root: Option<Position>,
-    /// ... and its settled turns, kept for good in the table (see [`Search::record`]) with
-    /// the work each had cost: given that back when a search from another root begins.
+    /// ... and the root and its turns, kept for good in the table (see [`Search::record`]),
+    /// with the work each has cost: given that back when a search from another root begins.
     kept_root_turns: Vec<(Position, u64)>,
     nodes: u64,
     node_limit: u64,
@@ -1009,18 +1009,17 @@ impl<'a> Search<'a> {
 
     /// Keep what the expansion of `position` at `depth` found, after `work` nodes below it: a
     /// disproof that relies on the path above in the path-dependent store, anything else in
-    /// the table (and a proof pinned too while only pinned proofs are trusted). The root's
-    /// settled turns (and the root) are kept while it is the root: one that had cost little was
-    /// pushed out by busier positions in a long 5x9 search and searched again after each
-    /// restart (and a look at the search's status no longer found it settled).
+    /// the table (and a proof pinned too while only pinned proofs are trusted). The root and
+    /// its turns are kept while it is the root: a turn settled at little cost was pushed out by
+    /// busier positions in a long 5x9 search, searched again after each restart, and missing
+    /// from the search's status.
     #[inline]
     fn record(&mut self, position: &Position, numbers: Numbers, depth: u32, work: u64) {
         if numbers.is_disproven() && numbers.extra < depth {
             self.remember_path_dependent(position, numbers.extra);
         } else {
-            let settled = numbers.is_proven() || numbers.is_disproven();
-            if settled && depth <= self.root_depth + 1 {
-                self.kept_root_turns.push((*position, work));
+            if depth <= self.root_depth + 1 {
+                self.keep_root_turn(position, work);
                 self.table
                     .put(position, numbers, transposition::KEPT_FOR_GOOD);
             } else {
@@ -1029,6 +1028,14 @@ impl<'a> Search<'a> {
             if self.pinned_proofs_only && numbers.is_proven() {
                 self.pin_proven(position, numbers.extra);
             }
+        }
+    }
+
+    /// Count `work` more for `position`, a turn of the root (or the root) kept in the table.
+    fn keep_root_turn(&mut self, position: &Position, work: u64) {
+        match self.kept_root_turns.iter_mut().find(|(p, _)| p == position) {
+            Some((_, spent)) => *spent += work,
+            None => self.kept_root_turns.push((*position, work)),
         }
     }
 
@@ -1306,23 +1313,26 @@ mod tests {
     }
 
     #[test]
-    fn the_roots_settled_turns_stay_in_a_crowded_table_until_another_root_is_searched() {
+    fn the_roots_turns_stay_in_a_crowded_table_until_another_root_is_searched() {
         let board = Board::standard();
-        // Two buckets of two slots.
+        // Three buckets used of four, two slots each.
         let limits = Limits {
             nodes: 0,
-            memory: 4 * std::mem::size_of::<transposition::Slot>(),
+            memory: 8 * std::mem::size_of::<transposition::Slot>(),
             ..Limits::default()
         };
         let mut search = search_on(&board, Color::White, limits);
         let mut seed = 11;
         let root = Position::random_placement(&board, 4, 5, &mut seed);
         search.begin_at(&root);
-        // Per bucket: a settled root turn, a deeper settled position, four busier open ones.
-        let mut in_bucket = [Vec::new(), Vec::new()];
+        // Per bucket: a turn of the root, a deeper position with the same numbers, and four
+        // busier open ones.
+        let mut in_bucket = [Vec::new(), Vec::new(), Vec::new()];
         while in_bucket.iter().any(|positions| positions.len() < 6) {
             let position = Position::random_placement(&board, 4, 5, &mut seed);
-            let positions = &mut in_bucket[search.table.bucket(&position) / 2];
+            let Some(positions) = in_bucket.get_mut(search.table.bucket(&position) / 2) else {
+                continue;
+            };
             if position != root && !positions.contains(&position) && positions.len() < 6 {
                 positions.push(position);
             }
@@ -1337,23 +1347,24 @@ mod tests {
             disproof: 7,
             extra: 0,
         };
-        let settled = [proven, Numbers::DISPROVEN];
-        for (positions, numbers) in in_bucket.iter().zip(settled) {
-            // Each settled after a single node, the open ones after a thousand.
+        for (positions, numbers) in in_bucket.iter().zip([proven, Numbers::DISPROVEN, open]) {
+            // Each after a single node, the busier ones after a thousand.
             search.record(&positions[0], numbers, root_turn_depth, 1);
             search.record(&positions[1], numbers, root_turn_depth + 1, 1);
             for position in &positions[2..] {
                 search.record(position, open, root_turn_depth + 2, 1000);
             }
         }
-        let [with_proof, with_disproof] = &in_bucket;
+        let [with_proof, with_disproof, with_open] = &in_bucket;
         assert_eq!(search.known(&with_proof[0]), Some((Outcome::Proven, 3)));
         assert_eq!(
             search.known(&with_disproof[0]),
             Some((Outcome::Disproven, 0))
         );
-        assert_eq!(search.known(&with_proof[1]), None, "pushed out");
-        assert_eq!(search.known(&with_disproof[1]), None, "pushed out");
+        assert_eq!(search.stored_numbers(&with_open[0]), Some((5, 7)));
+        for deeper in [&with_proof[1], &with_disproof[1], &with_open[1]] {
+            assert_eq!(search.stored_numbers(deeper), None, "pushed out");
+        }
 
         // From another root, they are ordinary slots again, pushed out by busier ones.
         search.begin_at(&with_proof[1]);
@@ -1362,8 +1373,9 @@ mod tests {
                 search.record(position, open, root_turn_depth + 2, 1000);
             }
         }
-        assert_eq!(search.known(&with_proof[0]), None);
-        assert_eq!(search.known(&with_disproof[0]), None);
+        for positions in &in_bucket {
+            assert_eq!(search.stored_numbers(&positions[0]), None);
+        }
     }
 
     #[test]
