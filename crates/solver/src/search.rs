@@ -1018,13 +1018,13 @@ impl<'a> Search<'a> {
         if numbers.is_disproven() && numbers.extra < depth {
             self.remember_path_dependent(position, numbers.extra);
         } else {
-            if depth <= self.root_depth + 1 {
+            let work = if depth <= self.root_depth + 1 {
                 self.keep_root_turn(position, work);
-                self.table
-                    .put(position, numbers, transposition::KEPT_FOR_GOOD);
+                transposition::KEPT_FOR_GOOD
             } else {
-                self.table.put(position, numbers, work);
-            }
+                work
+            };
+            self.table.put(position, numbers, work);
             if self.pinned_proofs_only && numbers.is_proven() {
                 self.pin_proven(position, numbers.extra);
             }

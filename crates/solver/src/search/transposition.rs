@@ -16,11 +16,11 @@ use fanorona_engine::{hash, Bitboard, Color, Position};
 pub(super) type Slot = [u64; 4];
 
 pub(super) const BLACK_TO_MOVE: u64 = 1 << 63;
+pub(super) const USED: u64 = 1 << 63;
 
 /// The most work a slot holds: a slot given it stays (in the saved state too) until given less,
 /// pushed out only where both slots of its bucket hold it.
 pub(super) const KEPT_FOR_GOOD: u64 = u32::MAX as u64;
-pub(super) const USED: u64 = 1 << 63;
 
 /// The position a used slot is about (the inverse of [`key`]).
 pub(super) fn slot_position(slot: &Slot) -> Position {
@@ -127,9 +127,8 @@ impl TranspositionTable {
     pub(super) fn get_hashed(&self, position: &Position, hash: u64) -> Option<Stored> {
         let b = self.bucket_of(hash);
         let (mover, waiting) = key(position);
-        self.slots[b..b + 2]
-            .iter()
-            .find(|slot| slot[0] == mover && slot[1] == waiting)
+        self.own_slot(b, mover, waiting)
+            .map(|at| &self.slots[b + at])
             .map(|slot| Stored {
                 proof: slot[2] as u32,
                 disproof: (slot[2] >> 32) as u32,
@@ -164,10 +163,8 @@ impl TranspositionTable {
     pub(super) fn set_work(&mut self, position: &Position, work: u64) {
         let (mover, waiting) = key(position);
         let b = self.bucket(position);
-        if let Some(slot) = self.slots[b..b + 2]
-            .iter_mut()
-            .find(|slot| slot[0] == mover && slot[1] == waiting)
-        {
+        if let Some(at) = self.own_slot(b, mover, waiting) {
+            let slot = &mut self.slots[b + at];
             slot[3] = (slot[3] & u32::MAX as u64) | work.min(KEPT_FOR_GOOD) << 32;
         }
     }
@@ -186,13 +183,18 @@ impl TranspositionTable {
     fn slot_for(&self, b: usize, mover: u64, waiting: u64) -> (usize, u64) {
         let bucket = &self.slots[b..b + 2];
         let work_of = |slot: &Slot| slot[3] >> 32;
-        match bucket
-            .iter()
-            .position(|old| old[0] == mover && old[1] == waiting)
-        {
+        match self.own_slot(b, mover, waiting) {
             Some(i) => (i, work_of(&bucket[i])),
             None => (usize::from(work_of(&bucket[1]) < work_of(&bucket[0])), 0),
         }
+    }
+
+    /// Which slot of bucket `b` holds the position keyed `(mover, waiting)`, if either does.
+    #[inline]
+    fn own_slot(&self, b: usize, mover: u64, waiting: u64) -> Option<usize> {
+        self.slots[b..b + 2]
+            .iter()
+            .position(|slot| slot[0] == mover && slot[1] == waiting)
     }
 }
 
