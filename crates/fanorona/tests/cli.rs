@@ -1806,6 +1806,7 @@ fn status_reads_back_where_saved_searches_stand() {
     for search in searches {
         assert_saved_search_status(search, root_turns);
         assert_line_starts_at_the_least_number(search);
+        assert_root_combines_its_turns(search);
     }
     let short = json(&[
         "solve", "--board", "5x5", "--state", state_arg, "--status", "--line", "2", "--json",
@@ -1853,6 +1854,43 @@ fn assert_saved_search_status(search: &Value, root_turns: usize) {
         .sum();
     assert_eq!(by_material, up_to_ten);
     assert!(by_material > 0);
+}
+
+/// The root's numbers from its turns: where the attacker moves (White at the 5x5 start), the
+/// least proof number and the summed disproof numbers of its distinct results; where the
+/// defender moves, the other way round. Turns not in the table count as searched from scratch,
+/// which can only lower the least and raise the sum.
+fn assert_root_combines_its_turns(search: &Value) {
+    // (the number minimised, the number summed) at the root.
+    let attacker_moves = search["attacker"] == "white";
+    let oriented = |numbers: &Value| {
+        let (proof, disproof) = (
+            numbers["proof"].as_u64().unwrap(),
+            numbers["disproof"].as_u64().unwrap(),
+        );
+        if attacker_moves {
+            (proof, disproof)
+        } else {
+            (disproof, proof)
+        }
+    };
+    let mut by_result = std::collections::BTreeMap::new();
+    let mut all_known = true;
+    for turn in search["turns"].as_array().unwrap() {
+        if turn["numbers"].is_null() {
+            all_known = false;
+        } else {
+            by_result.insert(turn["result"].to_string(), oriented(&turn["numbers"]));
+        }
+    }
+    let least = by_result.values().map(|n| n.0).min().unwrap();
+    let summed: u64 = by_result.values().map(|n| n.1).sum();
+    let (root_least, root_summed) = oriented(&search["root_from_turns"]);
+    if all_known {
+        assert_eq!((root_least, root_summed), (least, summed), "{search}");
+    } else {
+        assert!(root_least <= least && root_summed >= summed, "{search}");
+    }
 }
 
 /// The line a saved search works on starts with the root's open turn of least proof number

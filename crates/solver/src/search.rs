@@ -560,6 +560,23 @@ impl<'a> Search<'a> {
             .map(|slot| (slot.proof, slot.disproof))
     }
 
+    /// The numbers of `position` combined from those of its children, as the search would
+    /// see them on expanding it (stored, held, or the first look at one never searched); none
+    /// where it has no turns. For a root never stored: a search stopped midway records the
+    /// root only when it settles, but keeps every turn of it in the table.
+    pub fn numbers_from_children(&mut self, position: &Position) -> Option<(Number, Number)> {
+        let mut next = Vec::new();
+        children(self.board, position, &mut next);
+        if next.is_empty() {
+            return None;
+        }
+        let mut kids = Vec::new();
+        self.look_at_children(&next, &mut kids);
+        let or_node = position.side == self.attacker;
+        let numbers = combine(or_node, self.counting, &kids);
+        Some((numbers.proof, numbers.disproof))
+    }
+
     /// For a look at a long search: per number of stones, how many open (neither proven nor
     /// disproven) positions the table holds.
     pub fn open_by_stones(&self) -> Vec<usize> {

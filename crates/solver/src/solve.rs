@@ -329,6 +329,9 @@ pub struct SavedSearch {
     pub nodes: u64,
     /// The proof and disproof numbers the table holds for the root, if any.
     pub root: Option<(u32, u32)>,
+    /// The root's numbers combined from its children's, as the search would see them on
+    /// going on (none if the root has no turns): a root not yet settled is never stored.
+    pub root_from_children: Option<(u32, u32)>,
     /// Per child of the root (every distinct position a turn leads to), the same.
     pub children: Vec<(Position, Option<(u32, u32)>)>,
     /// Positions closures held, and the open positions of the table, by number of stones.
@@ -389,6 +392,7 @@ pub fn saved_search(
         attacker,
         nodes: search.nodes(),
         root: search.stored_numbers(root),
+        root_from_children: search.numbers_from_children(root),
         children: next
             .iter()
             .map(|child| (*child, search.stored_numbers(child)))

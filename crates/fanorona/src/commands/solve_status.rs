@@ -24,6 +24,9 @@ struct SearchStatus {
     saved: bool,
     nodes: u64,
     root: Option<Numbers>,
+    /// The root's numbers combined from its turns' (an open root is stored only when the
+    /// search last came back up to it, which it does not while it goes on).
+    root_from_turns: Option<Numbers>,
     held: usize,
     /// Positions closures held, and open positions of the saved table, by number of stones.
     held_by_stones: BTreeMap<usize, usize>,
@@ -240,6 +243,7 @@ fn search_status(
             saved: false,
             nodes: 0,
             root: None,
+            root_from_turns: None,
             held: 0,
             held_by_stones: BTreeMap::new(),
             open_by_stones: BTreeMap::new(),
@@ -274,6 +278,7 @@ fn search_status(
         saved: true,
         nodes: saved.nodes,
         root: numbers(saved.root),
+        root_from_turns: numbers(saved.root_from_children),
         held: saved.held_by_stones.iter().sum(),
         held_by_stones: by_stones(&saved.held_by_stones),
         open_by_stones: by_stones(&saved.open_by_stones),
@@ -322,10 +327,15 @@ fn print_human(report: &StatusReport) {
             );
             continue;
         }
-        // A search stopped midway stores the root only when it last came back up to it.
-        let root = match search.root {
-            Some(n) => format!("proof number {}, disproof number {}", n.proof, n.disproof),
-            None => "not stored yet".into(),
+        // A search stopped midway stores the root only when it last came back up to it; its
+        // turns' numbers say where it stands all the same.
+        let root = match (search.root, search.root_from_turns) {
+            (Some(n), _) => format!("proof number {}, disproof number {}", n.proof, n.disproof),
+            (None, Some(n)) => format!(
+                "from its turns, proof number {}, disproof number {}",
+                n.proof, n.disproof
+            ),
+            (None, None) => "not stored yet".into(),
         };
         println!(
             "can {} force a win? {} nodes saved in {}; at the root, {root}",
