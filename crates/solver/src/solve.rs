@@ -330,7 +330,9 @@ pub struct SavedSearch {
     /// The proof and disproof numbers the table holds for the root, if any.
     pub root: Option<(u32, u32)>,
     /// The root's numbers combined from its children's, as the search would see them on
-    /// going on (none if the root has no turns): a root not yet settled is never stored.
+    /// going on (none if the root has no turns): a root not yet settled is never stored. No
+    /// endgame table is opened for this: a child within them counts as the table of the search
+    /// holds it, or as never searched.
     pub root_from_children: Option<(u32, u32)>,
     /// Per child of the root (every distinct position a turn leads to), the same.
     pub children: Vec<(Position, Option<(u32, u32)>)>,
