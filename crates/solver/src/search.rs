@@ -1013,7 +1013,7 @@ impl<'a> Search<'a> {
         // A closure takes minutes on a large table; one cut short by an interrupt stops the
         // search at once rather than at the next periodic check.
         if self.stop_requested() {
-            return Err(Stopped);
+            return Err(self.stopped());
         }
         Ok(())
     }
@@ -1184,18 +1184,20 @@ impl<'a> Search<'a> {
             return;
         }
         let clock = Instant::now();
-        let message = match self.save(&checkpoint.file) {
+        let file = checkpoint.file.clone();
+        self.record_live_path();
+        let message = match self.save(&file) {
             Ok(()) => format!(
                 "can {:?} force a win? {} nodes; saved in {} ({:.1} s)",
                 self.attacker,
                 self.nodes,
-                checkpoint.file.display(),
+                file.display(),
                 clock.elapsed().as_secs_f64()
             ),
             Err(e) => format!(
                 "can {:?} force a win? could not save in {} ({e}); going on",
                 self.attacker,
-                checkpoint.file.display()
+                file.display()
             ),
         };
         self.progress.note(&message);
@@ -1255,14 +1257,65 @@ impl<'a> Search<'a> {
                 ));
             }
             if self.stop_requested() {
-                return Err(Stopped);
+                return Err(self.stopped());
             }
             self.save_if_due();
         }
         if self.nodes > self.node_limit {
-            return Err(Stopped);
+            return Err(self.stopped());
         }
         Ok(())
+    }
+
+    /// Stop the search here (at the start of a node's expansion), with the numbers its path
+    /// stands at in the table: the search unwinds without recording them.
+    fn stopped(&mut self) -> Stopped {
+        self.record_live_path();
+        Stopped
+    }
+
+    /// Put into the table the numbers each position on the path stands at now (see
+    /// [`live_numbers`]; the root's and its turns' kept for good as ever), called between two
+    /// expansions: before a save and when the search stops. A node records its numbers only
+    /// when its expansion ends, and on a long search's first plies that takes billions of
+    /// nodes, so that a save or a stop left them as they were then: a status read the line
+    /// worked on as it was hours before, and a search that went on from a save found its
+    /// path's numbers out of date. The table is not read for a position while it is on the
+    /// path, so the search goes on as it would (but that a position new to the table takes its
+    /// slot now rather than when its expansion ends); no work is counted (a node counts its
+    /// work when its expansion ends), and a position a closure held or the table holds settled
+    /// is left out.
+    fn record_live_path(&mut self) {
+        let mut on_path: Vec<(u32, Position)> = self
+            .path
+            .iter()
+            .filter(|&(_, &depth)| depth >= self.root_depth)
+            .map(|(position, &depth)| (depth, *position))
+            .collect();
+        on_path.sort_unstable_by_key(|&(depth, _)| depth);
+        // Each node on the path pushed its frame when it chose the child below it.
+        debug_assert!(on_path.len() <= self.frames.len());
+        let frames = &self.frames[..on_path.len().min(self.frames.len())];
+        for (&(depth, position), (proof, disproof)) in on_path.iter().zip(live_numbers(frames)) {
+            let numbers = Numbers {
+                proof,
+                disproof,
+                extra: 0,
+            };
+            if numbers.is_proven() || numbers.is_disproven() || self.is_held(&position) {
+                continue;
+            }
+            // A result stays: a re-search that trusts only pinned proofs expands positions
+            // the table holds proven.
+            let settled = |slot: Stored| slot.proof == 0 || slot.disproof == 0;
+            if self.stored(&position, hash(&position)).is_some_and(settled) {
+                continue;
+            }
+            if depth == self.root_depth {
+                self.root_numbers = (proof, disproof);
+            }
+            self.record(&position, numbers, depth, 0);
+        }
     }
 }
 
@@ -1476,6 +1529,68 @@ mod tests {
             }
         }
         std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn a_stopped_search_records_the_numbers_its_path_stood_at() {
+        let board = Board::new(5, 5).unwrap();
+        let start = Position::standard_start(&board);
+        let limits = Limits {
+            nodes: 20_000,
+            memory: 1 << 22,
+            ..Limits::default()
+        };
+        let mut search = search_on(&board, Color::White, limits);
+        assert_eq!(search.solve(&start), Outcome::Unknown);
+        // The frames still describe the path the search stopped on, from the root down.
+        let live = live_numbers(&search.frames);
+        assert!(live.len() > 2, "{live:?}");
+        assert_eq!(search.stored_numbers(&start), Some(live[0]));
+        assert_eq!(search.root_numbers, live[0]);
+        let mut turns = Vec::new();
+        children(&board, &start, &mut turns);
+        assert!(
+            turns
+                .iter()
+                .any(|turn| search.stored_numbers(turn) == Some(live[1])),
+            "no turn of the root stands at {:?}",
+            live[1]
+        );
+        // Going on from there settles the root as a search never stopped does.
+        let mut whole = search_on(
+            &board,
+            Color::White,
+            Limits {
+                nodes: 50_000_000,
+                ..limits
+            },
+        );
+        let settled = whole.solve(&start);
+        assert_ne!(settled, Outcome::Unknown);
+        search.extend_limit(50_000_000);
+        assert_eq!(search.solve(&start), settled);
+    }
+
+    #[test]
+    fn a_periodic_save_holds_the_numbers_the_path_stands_at() {
+        let board = Board::new(5, 5).unwrap();
+        let start = Position::standard_start(&board);
+        let limits = Limits {
+            nodes: 200_000,
+            memory: 1 << 22,
+            ..Limits::default()
+        };
+        let file = std::env::temp_dir().join(format!("fanorona-live-{}", std::process::id()));
+        let mut search = search_on(&board, Color::White, limits);
+        search.save_every(file.clone(), Duration::ZERO);
+        assert_eq!(search.solve(&start), Outcome::Unknown);
+        let mut resumed = search_on(&board, Color::White, limits);
+        resumed.resume(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        // Saved at the last progress report, in the middle of the root's expansion.
+        assert!(resumed.nodes() < search.nodes());
+        let (proof, disproof) = resumed.stored_numbers(&start).expect("the root's numbers");
+        assert!(proof != 0 && disproof != 0, "{proof} / {disproof}");
     }
 
     #[test]

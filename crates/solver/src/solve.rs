@@ -330,7 +330,8 @@ pub struct SavedSearch {
     /// The proof and disproof numbers the table holds for the root, if any.
     pub root: Option<(u32, u32)>,
     /// The root's numbers combined from its children's, as the search would see them on
-    /// going on (none if the root has no turns): a root not yet settled is never stored. No
+    /// going on (none if the root has no turns): a search saved before the path's numbers were
+    /// recorded at each save (`Search::record_live_path`) did not store an open root. No
     /// endgame table is opened for this: a child within them counts as the table of the search
     /// holds it, or as never searched.
     pub root_from_children: Option<(u32, u32)>,

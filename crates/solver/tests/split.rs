@@ -567,12 +567,14 @@ fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
 }
 
 /// Progress that stands for a Ctrl-C in the second batch of searches (the first below the
-/// root): it raises the stop flag at the second report of nodes in that batch (a search
-/// reports every 65,536 nodes, so with budgets below 131,072 in its second search).
+/// root): it raises the stop flag at the report of nodes in that batch that follows as many as
+/// a search which runs out of its budget makes (one every 65,536 nodes), so in the batch's
+/// second search at the earliest, later where searches before it settled sooner.
 struct CtrlCInSecondBatch<'a> {
     stop: &'a AtomicBool,
     batches: AtomicUsize,
     reports: AtomicUsize,
+    reports_of_a_full_search: usize,
 }
 
 impl Progress for CtrlCInSecondBatch<'_> {
@@ -581,7 +583,7 @@ impl Progress for CtrlCInSecondBatch<'_> {
     }
     fn advance(&self, _: u64) {
         if self.batches.load(Ordering::Relaxed) == 2
-            && self.reports.fetch_add(1, Ordering::Relaxed) == 1
+            && self.reports.fetch_add(1, Ordering::Relaxed) == self.reports_of_a_full_search
         {
             self.stop.store(true, Ordering::Relaxed);
         }
@@ -596,14 +598,18 @@ fn turns_a_ctrl_c_left_unanswered_below_the_root_are_open_until_searched() {
     let board = Board::new(5, 5).unwrap();
     let start = Position::standard_start(&board);
     let depth = 2;
+    // Large enough that some turns of the position split first below the root settle (as
+    // searches change, which position that is changes too).
+    const BUDGET: u64 = 600_000;
     let store = tempfile::tempdir().unwrap();
     let stop = AtomicBool::new(false);
     let progress = CtrlCInSecondBatch {
         stop: &stop,
         batches: 0.into(),
         reports: 0.into(),
+        reports_of_a_full_search: (BUDGET / 65_536) as usize,
     };
-    let mut solve = solve_setup(&board, None, 100_000);
+    let mut solve = solve_setup(&board, None, BUDGET);
     solve.stop = Some(&stop);
     solve.progress = &progress;
     let mut setup = split_setup(solve, Color::Black, depth, Some(store.path()));

@@ -24,8 +24,8 @@ struct SearchStatus {
     saved: bool,
     nodes: u64,
     root: Option<Numbers>,
-    /// The root's numbers combined from its turns' (an open root is stored only when the
-    /// search last came back up to it, which it does not while it goes on).
+    /// The root's numbers combined from its turns' (a search saved before the path's numbers
+    /// were recorded at each save stored an open root only when it came back up to it).
     root_from_turns: Option<Numbers>,
     held: usize,
     /// Positions closures held, and open positions of the saved table, by number of stones.
@@ -327,8 +327,8 @@ fn print_human(report: &StatusReport) {
             );
             continue;
         }
-        // A search stopped midway stores the root only when it last came back up to it; its
-        // turns' numbers say where it stands all the same.
+        // A search saved by an earlier build stored the root only when it last came back up
+        // to it; its turns' numbers say where it stands all the same.
         let root = match (search.root, search.root_from_turns) {
             (Some(n), _) => format!("proof number {}, disproof number {}", n.proof, n.disproof),
             (None, Some(n)) => format!(
