@@ -566,6 +566,25 @@ fn a_larger_budget_splits_again_what_was_split_and_a_status_searches_nothing() {
     );
 }
 
+#[test]
+fn a_search_cut_at_its_budget_gives_the_split_its_root_numbers() {
+    // The split ranks its open leaves by the numbers their searches stopped at. A root is
+    // stored only when its expansion ends, which an unsettled search's never does: until the
+    // path's numbers were recorded when a search stops, every open leaf counted (1, 1).
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::standard_start(&board);
+    let mut setup = solve_setup(&board, None, 20_000);
+    setup.only = Some(Color::Black);
+    let solution = solve(&setup, &start).unwrap();
+    assert_eq!(solution.waiting_wins, Outcome::Unknown);
+    assert_eq!(
+        solution.root_numbers[0], None,
+        "White's question was not asked"
+    );
+    let (proof, disproof) = solution.root_numbers[1].expect("Black's search's root numbers");
+    assert!(proof > 1 && disproof > 1, "{proof} / {disproof}");
+}
+
 /// Progress that stands for a Ctrl-C in the second batch of searches (the first below the
 /// root): it raises the stop flag at the report of nodes in that batch that follows as many as
 /// a search which runs out of its budget makes (one every 65,536 nodes), so in the batch's
