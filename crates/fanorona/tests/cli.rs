@@ -1973,6 +1973,9 @@ fn one_side_searched_alone_and_settled_is_an_answer() {
     assert_eq!(report["value"], "unknown");
     assert_eq!(report["mover_can_force_a_win"], "unknown");
     assert_eq!(report["waiting_can_force_a_win"], "no");
+    // Neither search stopped unsettled: no numbers to give.
+    assert_eq!(report["mover_numbers"], Value::Null);
+    assert_eq!(report["waiting_numbers"], Value::Null);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("needs the other search"), "{stderr}");
 }
@@ -1998,6 +2001,12 @@ fn one_side_searched_alone_goes_on_with_another_table_size_and_held_set() {
     let stopped: Value = serde_json::from_slice(&first.stdout).unwrap();
     assert_eq!(stopped["mover_can_force_a_win"], "unknown");
     assert_eq!(stopped["waiting_can_force_a_win"], "unknown");
+    // White's search stopped at its budget gives the numbers its root stood at; Black's did
+    // not run.
+    let stood_at = &stopped["mover_numbers"];
+    assert!(stood_at["proof"].as_u64().unwrap() > 0, "{stopped}");
+    assert!(stood_at["disproof"].as_u64().unwrap() > 0, "{stopped}");
+    assert_eq!(stopped["waiting_numbers"], Value::Null);
     assert_eq!(
         std::fs::read_dir(&state).unwrap().count(),
         1,

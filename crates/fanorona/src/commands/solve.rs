@@ -3,7 +3,7 @@
 
 use crate::commands::available_memory;
 use crate::commands::solve_split::{run_split, SplitRequest};
-use crate::commands::solve_status::{print_status, StatusTarget, StatusWanted};
+use crate::commands::solve_status::{print_status, Numbers, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{parse_material, PositionArgs, TableArgs};
@@ -171,6 +171,10 @@ struct SolveReport {
     value: &'static str,
     mover_can_force_a_win: &'static str,
     waiting_can_force_a_win: &'static str,
+    /// Where a search stopped unsettled, the numbers its root stood at: how far it is from a
+    /// proof (proof number) and from a refutation (disproof number). Null otherwise.
+    mover_numbers: Option<Numbers>,
+    waiting_numbers: Option<Numbers>,
     nodes: u64,
     seconds: f64,
     table_stones: usize,
@@ -570,6 +574,8 @@ impl SolveArgs {
                 value: solution.value.map_or("unknown", |v| v.name()),
                 mover_can_force_a_win: outcome_name(solution.mover_wins),
                 waiting_can_force_a_win: outcome_name(solution.waiting_wins),
+                mover_numbers: unsettled_numbers(solution.mover_wins, solution.root_numbers[0]),
+                waiting_numbers: unsettled_numbers(solution.waiting_wins, solution.root_numbers[1]),
                 nodes: solution.nodes,
                 seconds,
                 table_stones: tables.max_stones(),
@@ -1111,17 +1117,35 @@ fn settled_or_answered(only: Option<Color>, position: &Position, solution: &Solu
     answered != Outcome::Unknown
 }
 
+/// The root's numbers of a search that stopped without settling its question.
+fn unsettled_numbers(outcome: Outcome, numbers: Option<(u32, u32)>) -> Option<Numbers> {
+    Numbers::of(numbers).filter(|_| outcome == Outcome::Unknown)
+}
+
 /// Materials as the reports name them ("4v5").
 fn names(materials: &[Material]) -> Vec<String> {
     materials.iter().map(Material::to_string).collect()
+}
+
+/// " (proof number P, disproof number D)" where a search stopped unsettled, else "".
+fn stood_at(numbers: Option<Numbers>) -> String {
+    numbers.map_or(String::new(), |n| {
+        format!(
+            " (proof number {}, disproof number {})",
+            n.proof, n.disproof
+        )
+    })
 }
 
 fn print_human(report: &SolveReport) {
     println!("position  {} ({})", report.position, report.board);
     println!("value     {} for the side to move", report.value);
     println!(
-        "searches  side to move forces a win: {}; other side: {}",
-        report.mover_can_force_a_win, report.waiting_can_force_a_win
+        "searches  side to move forces a win: {}{}; other side: {}{}",
+        report.mover_can_force_a_win,
+        stood_at(report.mover_numbers),
+        report.waiting_can_force_a_win,
+        stood_at(report.waiting_numbers)
     );
     let partial = match report.table_materials.as_slice() {
         [] => String::new(),

@@ -93,10 +93,17 @@ fn material_counts(counts: &[(Material, usize)]) -> Vec<MaterialCount> {
         .collect()
 }
 
+/// A position's proof and disproof numbers, as a search's table holds them.
 #[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Numbers {
-    proof: u32,
-    disproof: u32,
+pub(crate) struct Numbers {
+    pub(crate) proof: u32,
+    pub(crate) disproof: u32,
+}
+
+impl Numbers {
+    pub(crate) fn of(pair: Option<(u32, u32)>) -> Option<Numbers> {
+        pair.map(|(proof, disproof)| Numbers { proof, disproof })
+    }
 }
 
 #[derive(Serialize)]
@@ -234,8 +241,7 @@ fn search_status(
     side: Color,
     saved: Option<SavedSearch>,
 ) -> SearchStatus {
-    let numbers =
-        |pair: Option<(u32, u32)>| pair.map(|(proof, disproof)| Numbers { proof, disproof });
+    let numbers = Numbers::of;
     let Some(saved) = saved else {
         return SearchStatus {
             attacker: side.name(),
