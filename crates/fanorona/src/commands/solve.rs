@@ -1129,12 +1129,7 @@ fn names(materials: &[Material]) -> Vec<String> {
 
 /// " (proof number P, disproof number D)" where a search stopped unsettled, else "".
 fn stood_at(numbers: Option<Numbers>) -> String {
-    numbers.map_or(String::new(), |n| {
-        format!(
-            " (proof number {}, disproof number {})",
-            n.proof, n.disproof
-        )
-    })
+    numbers.map_or(String::new(), |n| format!(" ({})", n.in_words()))
 }
 
 fn print_human(report: &SolveReport) {

@@ -104,6 +104,14 @@ impl Numbers {
     pub(crate) fn of(pair: Option<(u32, u32)>) -> Option<Numbers> {
         pair.map(|(proof, disproof)| Numbers { proof, disproof })
     }
+
+    /// "proof number P, disproof number D", for a person.
+    pub(crate) fn in_words(self) -> String {
+        format!(
+            "proof number {}, disproof number {}",
+            self.proof, self.disproof
+        )
+    }
 }
 
 #[derive(Serialize)]
@@ -336,11 +344,8 @@ fn print_human(report: &StatusReport) {
         // A search saved by an earlier build stored the root only when it last came back up
         // to it; its turns' numbers say where it stands all the same.
         let root = match (search.root, search.root_from_turns) {
-            (Some(n), _) => format!("proof number {}, disproof number {}", n.proof, n.disproof),
-            (None, Some(n)) => format!(
-                "from its turns, proof number {}, disproof number {}",
-                n.proof, n.disproof
-            ),
+            (Some(n), _) => n.in_words(),
+            (None, Some(n)) => format!("from its turns, {}", n.in_words()),
             (None, None) => "not stored yet".into(),
         };
         println!(
