@@ -2100,9 +2100,33 @@ fn a_certificate_path_that_cannot_be_made_is_refused_before_the_search() {
     refused(
         &args.iter().map(String::as_str).collect::<Vec<_>>(),
         1,
-        &["a-file"],
+        &["--certificate", "a-file", "not a directory"],
     );
     assert_eq!(std::fs::read_dir(dir.join("state")).unwrap().count(), 0);
+}
+
+#[test]
+fn a_state_path_that_is_a_file_is_refused_naming_it() {
+    let dir = scratch("solve-state-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let state = file.to_str().unwrap();
+    refused(
+        &["solve", "--board", "3x3", "--state", state],
+        1,
+        &["--state", "a-file", "not a directory"],
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a directory");
+}
+
+#[test]
+fn a_table_of_no_memory_is_refused() {
+    refused(
+        &["solve", "--board", "3x3", "--memory", "0"],
+        2,
+        &["--memory", "at least 1"],
+    );
 }
 
 #[test]

@@ -268,6 +268,10 @@ impl SolveArgs {
         if self.parallel == 0 {
             return Err(CliError::Input("--parallel must be at least 1".into()));
         }
+        // A table of no bytes has no slot: the search would go round without end.
+        if self.memory == 0 {
+            return Err(CliError::Input("--memory must be at least 1 (MiB)".into()));
+        }
         self.make_directories()?;
         // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
         on_stop_signal(|| STOP.store(true, Ordering::Relaxed));
@@ -390,7 +394,18 @@ impl SolveArgs {
                 )));
             }
         }
-        for directory in self.state.as_deref().into_iter().chain(certificates) {
+        let state = self
+            .state
+            .as_deref()
+            .map(|directory| ("--state", directory));
+        let certificates = certificates.map(|directory| ("--certificate", directory));
+        for (flag, directory) in state.into_iter().chain(certificates) {
+            if directory.exists() && !directory.is_dir() {
+                return Err(CliError::Failure(format!(
+                    "{flag} {}: a file, not a directory",
+                    directory.display()
+                )));
+            }
             std::fs::create_dir_all(directory)
                 .map_err(|e| CliError::Failure(format!("{}: {e}", directory.display())))?;
         }
