@@ -49,9 +49,18 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
+            if json_asked() {
+                output::print_json_error(&error);
+            }
             ExitCode::from(error.exit_code())
         }
     }
+}
+
+/// Whether the command line has `--json` (every subcommand that prints results takes it; the
+/// line has been parsed, so it is that flag and not a value).
+fn json_asked() -> bool {
+    std::env::args_os().skip(1).any(|arg| arg == "--json")
 }
 
 /// End quietly when the reader of the output goes away (`fanorona perft 7 | head -1`), as

@@ -1,6 +1,7 @@
 //! What every command shares about output: the error type and its exit codes, and JSON printing.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// An error that ends a command.
 #[derive(Debug)]
@@ -41,12 +42,29 @@ impl From<fanorona_solver::TableError> for CliError {
     }
 }
 
+/// Whether a JSON document has been printed on stdout (see [`print_json_error`]).
+static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
+
 /// Print one JSON document on stdout.
 pub fn print_json(value: &impl serde::Serialize) {
     println!(
         "{}",
         serde_json::to_string(value).expect("plain data always serialises")
     );
+    JSON_PRINTED.store(true, Ordering::Relaxed);
+}
+
+/// With `--json`, a command that fails before it has printed its document prints the error as
+/// its document, `{"error":MESSAGE,"exit_code":CODE}`, so that a script reading stdout gets
+/// JSON either way. One that printed its result and then exits non-zero (an unsettled search,
+/// a certificate that does not hold) has its document already.
+pub fn print_json_error(error: &CliError) {
+    if !JSON_PRINTED.load(Ordering::Relaxed) {
+        print_json(&serde_json::json!({
+            "error": error.to_string(),
+            "exit_code": error.exit_code(),
+        }));
+    }
 }
 
 /// The width of the widest turn notation in a list, so a column of turns lines up.

@@ -2735,3 +2735,52 @@ fn solve_refuses_a_tables_directory_that_is_not_there_and_notes_one_without_tabl
     assert_eq!(solved["value"], "win");
     assert_eq!(solved["table_stones"], 0);
 }
+
+#[test]
+fn with_json_an_error_is_a_json_document_too() {
+    // Refused input (exit 2) and a failed job (exit 1): stdout is one document naming the error.
+    let cases: [(&[&str], u8, &str); 3] = [
+        (&["solve", "--board", "4x4", "--json"], 2, "4x4"),
+        (&["perft", "2", "--after", "z9-a1", "--json"], 2, "z9"),
+        (
+            &["check-proof", "no-such.proof", "--json"],
+            1,
+            "no-such.proof",
+        ),
+    ];
+    for (args, code, named) in cases {
+        let output = fanorona(args);
+        assert_eq!(output.status.code(), Some(i32::from(code)), "{args:?}");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+        assert_eq!(report["exit_code"], code, "{args:?}");
+        let error = report["error"].as_str().expect("the error as a string");
+        assert!(error.contains(named), "{args:?}: {error}");
+        // The message is on stderr as without --json.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!("error: {error}")),
+            "{args:?}: {stderr}"
+        );
+    }
+    // Without --json, nothing on stdout.
+    assert!(fanorona(&["solve", "--board", "4x4"]).stdout.is_empty());
+}
+
+#[test]
+fn a_result_printed_before_a_failing_exit_is_the_only_document() {
+    // An unsettled search prints its report and exits 1: no error document after it.
+    let output = fanorona(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--max-nodes",
+        "50",
+        "--memory",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(report["value"], "unknown");
+    assert!(report.get("error").is_none());
+}
