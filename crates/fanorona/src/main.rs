@@ -34,7 +34,10 @@ enum Command {
 
 fn main() -> ExitCode {
     quiet_broken_pipes();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(error),
+    };
     let result = match cli.command {
         Command::Perft(args) => args.run(),
         Command::Moves(args) => args.run(),
@@ -57,8 +60,21 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether the command line has `--json` (every subcommand that prints results takes it; the
-/// line has been parsed, so it is that flag and not a value).
+/// A command line clap cannot read (or `--help`, `--version`): clap's own output and exit code,
+/// and with `--json` the first line of its message as the JSON document too.
+fn usage_error(error: clap::Error) -> ExitCode {
+    let code = error.exit_code();
+    let _ = error.print();
+    if code != 0 && json_asked() {
+        let rendered = error.render().to_string();
+        let message = rendered.lines().next().unwrap_or_default();
+        let message = message.strip_prefix("error: ").unwrap_or(message);
+        output::print_json(&serde_json::json!({"error": message, "exit_code": code}));
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+/// Whether the command line has `--json` (every subcommand that prints results takes it).
 fn json_asked() -> bool {
     std::env::args_os().skip(1).any(|arg| arg == "--json")
 }

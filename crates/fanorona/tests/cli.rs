@@ -2739,8 +2739,10 @@ fn solve_refuses_a_tables_directory_that_is_not_there_and_notes_one_without_tabl
 #[test]
 fn with_json_an_error_is_a_json_document_too() {
     // Refused input (exit 2) and a failed job (exit 1): stdout is one document naming the error.
-    let cases: [(&[&str], u8, &str); 3] = [
+    let cases: [(&[&str], u8, &str); 5] = [
         (&["solve", "--board", "4x4", "--json"], 2, "4x4"),
+        (&["solve", "--no-such-flag", "--json"], 2, "--no-such-flag"),
+        (&["perft", "many", "--json"], 2, "many"),
         (&["perft", "2", "--after", "z9-a1", "--json"], 2, "z9"),
         (
             &["check-proof", "no-such.proof", "--json"],
@@ -2762,8 +2764,11 @@ fn with_json_an_error_is_a_json_document_too() {
             "{args:?}: {stderr}"
         );
     }
-    // Without --json, nothing on stdout.
+    // Without --json, nothing on stdout; --help is no error.
     assert!(fanorona(&["solve", "--board", "4x4"]).stdout.is_empty());
+    let help = fanorona(&["solve", "--help", "--json"]);
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage"));
 }
 
 #[test]
