@@ -59,6 +59,12 @@ cargo build --release --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/fanorona
 [ -x "$bin" ] || { echo "reproduce: no fanorona binary at $bin after the build" >&2; exit 1; }
 
+# A line on stderr saying which step a long run is at, and when it began (the builds' own
+# progress lines say how far each has got).
+step() { # step TEXT…
+    echo "reproduce: $(date '+%F %T'): $*" >&2
+}
+
 field() { # field NAME JSON: the value of a top-level field of a one-line JSON document
     sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
 }
@@ -103,9 +109,11 @@ eight_stone_systems=(4v4 3v5 2v6 1v7)
 # verifies): from nothing 1 h 4 min to 1 h 10 min on 2 cores (data/tables-5x9.md). Each
 # build's JSON report goes to stdout.
 eight_stone_layer() {
+    step "the 5x9 tables up to 7 stones (skipped where built)"
     "$bin" tables build --board 5x9 --stones 7 --tables "$tables" --json
     local system
     for system in "${eight_stone_systems[@]}"; do
+        step "the 8-stone system $system (skipped where built)"
         "$bin" tables build --board 5x9 --stones 8 --only "$system" --tables "$tables" --json
     done
 }
@@ -295,6 +303,7 @@ open_question() { # open_question FILE
         eight_stone_layer >/dev/null
     fi
     for system in "${nine[@]}"; do
+        [ $built = yes ] || step "the 9-stone system $system, values alone (skipped where built)"
         [ $built = yes ] ||
             "$bin" tables build --board 5x9 --stones 9 --only "$system" --values-only \
                 --frontier-block 16 --checkpoint-minutes 30 --tables "$tables" --json >/dev/null
@@ -315,7 +324,7 @@ open_question() { # open_question FILE
     }
     local derived=()
     [ ${#derive[@]} -eq 0 ] || derived=(--derive "$(IFS=,; echo "${derive[*]}")")
-    echo "$file: can Black force a win? (state in $state, certificates in $certificates)" >&2
+    step "$file: can Black force a win? (state in $state, certificates in $certificates)"
     if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
         --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
