@@ -38,6 +38,9 @@ pub enum NotationError {
     BadPoint(String),
     /// A well-formed turn that the rules do not allow here.
     IllegalTurn(String),
+    /// A board without a stone: play never leaves one (the last capture leaves the capturer's
+    /// stones), so it has no value to give.
+    NoStones,
 }
 
 impl fmt::Display for NotationError {
@@ -64,6 +67,7 @@ impl fmt::Display for NotationError {
             ),
             BadPoint(name) => write!(f, "'{name}' is not a point of this board"),
             IllegalTurn(text) => write!(f, "'{text}' is not a legal turn in this position"),
+            NoStones => write!(f, "the position has no stones: play always leaves one side some"),
         }
     }
 }
@@ -102,6 +106,9 @@ pub fn parse_position(text: &str) -> Result<(Board, Position), NotationError> {
     }
     let board = Board::new(ranks.len(), columns).map_err(NotationError::Size)?;
     let (white, black) = place_stones(&board, &ranks);
+    if white.is_empty() && black.is_empty() {
+        return Err(NotationError::NoStones);
+    }
     Ok((board, Position::from_colors(white, black, side)))
 }
 
@@ -285,6 +292,10 @@ mod tests {
             })
         );
         assert_eq!(parse_position("BBB/B0W/WWW w"), Err(ZeroRun { rank: 2 }));
+        assert_eq!(parse_position("3/3/3 w"), Err(NoStones));
+        assert_eq!(parse_position("9/9/9/9/9 b"), Err(NoStones));
+        // One side without stones is the end of a game: read as written.
+        assert!(parse_position("3/1W1/3 b").is_ok());
         assert_eq!(
             parse_position("BBB/BW/WWW w"),
             Err(RaggedRank {

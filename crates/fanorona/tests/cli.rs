@@ -2789,3 +2789,38 @@ fn a_result_printed_before_a_failing_exit_is_the_only_document() {
     assert_eq!(report["value"], "unknown");
     assert!(report.get("error").is_none());
 }
+
+#[test]
+fn a_board_without_stones_is_refused() {
+    for command in ["solve", "perft", "moves", "show", "query"] {
+        let mut args = vec![command];
+        if command == "perft" {
+            args.push("1");
+        }
+        args.extend(["--position", "9/9/9/9/9 w"]);
+        refused(&args, 2, &["no stones"]);
+    }
+}
+
+#[test]
+fn a_tables_directory_that_cannot_be_made_is_named() {
+    let dir = scratch("tables-under-a-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let tables = file.join("tables");
+    refused(
+        &[
+            "tables",
+            "build",
+            "--board",
+            "3x3",
+            "--stones",
+            "2",
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        1,
+        &["tables directory", "cannot make it"],
+    );
+}

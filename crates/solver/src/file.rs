@@ -176,6 +176,11 @@ pub enum TableError {
         path: PathBuf,
         error: io::Error,
     },
+    /// The tables' directory could not be made.
+    NoDirectory {
+        path: PathBuf,
+        error: io::Error,
+    },
     Truncated {
         path: PathBuf,
         expected: u64,
@@ -219,6 +224,13 @@ impl fmt::Display for TableError {
         match self {
             TableError::Missing { path } => write!(f, "table file {} is missing", path.display()),
             TableError::Io { path, error } => write!(f, "table file {}: {error}", path.display()),
+            TableError::NoDirectory { path, error } => {
+                write!(
+                    f,
+                    "tables directory {}: cannot make it: {error}",
+                    path.display()
+                )
+            }
             TableError::Truncated {
                 path,
                 expected,

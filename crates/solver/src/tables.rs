@@ -564,7 +564,7 @@ impl Tables {
             directory,
         } = *request;
         let mut systems_built = Vec::new();
-        std::fs::create_dir_all(directory).map_err(|error| TableError::Io {
+        std::fs::create_dir_all(directory).map_err(|error| TableError::NoDirectory {
             path: directory.to_path_buf(),
             error,
         })?;
