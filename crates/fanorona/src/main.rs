@@ -63,15 +63,14 @@ fn main() -> ExitCode {
 /// A command line clap cannot read (or `--help`, `--version`): clap's own output and exit code,
 /// and with `--json` the first line of its message as the JSON document too.
 fn usage_error(error: clap::Error) -> ExitCode {
-    let code = error.exit_code();
+    let code = u8::try_from(error.exit_code()).unwrap_or(2);
     let _ = error.print();
     if code != 0 && json_asked() {
         let rendered = error.render().to_string();
         let message = rendered.lines().next().unwrap_or_default();
-        let message = message.strip_prefix("error: ").unwrap_or(message);
-        output::print_json(&serde_json::json!({"error": message, "exit_code": code}));
+        output::print_error_document(message.strip_prefix("error: ").unwrap_or(message), code);
     }
-    ExitCode::from(u8::try_from(code).unwrap_or(2))
+    ExitCode::from(code)
 }
 
 /// Whether the command line has `--json` (every subcommand that prints results takes it).

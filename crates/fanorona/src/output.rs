@@ -60,11 +60,13 @@ pub fn print_json(value: &impl serde::Serialize) {
 /// a certificate that does not hold) has its document already.
 pub fn print_json_error(error: &CliError) {
     if !JSON_PRINTED.load(Ordering::Relaxed) {
-        print_json(&serde_json::json!({
-            "error": error.to_string(),
-            "exit_code": error.exit_code(),
-        }));
+        print_error_document(&error.to_string(), error.exit_code());
     }
+}
+
+/// `{"error":MESSAGE,"exit_code":CODE}` on stdout: the document of a command that failed.
+pub fn print_error_document(message: &str, exit_code: u8) {
+    print_json(&serde_json::json!({"error": message, "exit_code": exit_code}));
 }
 
 /// The width of the widest turn notation in a list, so a column of turns lines up.
