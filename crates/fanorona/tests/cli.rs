@@ -2824,3 +2824,107 @@ fn a_tables_directory_that_cannot_be_made_is_named() {
         &["tables directory", "cannot make it"],
     );
 }
+
+/// A search stopped midway, harvested, and searched again from nothing taking the harvest in:
+/// the same answer, a certificate that holds; and the harvest as JSON says what it wrote.
+#[test]
+fn a_harvested_search_is_taken_back_in_by_the_next() {
+    let dir = scratch("solve-harvest");
+    let (state, harvest) = (dir.join("state"), dir.join("harvest"));
+    let (state, harvest) = (state.to_str().unwrap(), harvest.to_str().unwrap());
+    let search = [
+        "solve", "--board", "3x7", "--only", "white", "--memory", "64",
+    ];
+    let stopped = fanorona(
+        &[
+            &search[..],
+            &["--max-nodes", "9000", "--state", state, "--json"],
+        ]
+        .concat(),
+    );
+    let stopped: Value = serde_json::from_slice(&stopped.stdout).unwrap();
+    assert_eq!(
+        stopped["mover_can_force_a_win"], "unknown",
+        "stopped midway, saved"
+    );
+    let harvest_of = [
+        &search[..],
+        &["--state", state, "--harvest", harvest, "--json"],
+    ]
+    .concat();
+    let harvested = json(&[&harvest_of[..], &["--harvest-work", "20"]].concat());
+    let written = harvested["written"].as_array().unwrap();
+    assert!(!written.is_empty(), "{harvested}");
+    assert_eq!(harvested["failed"].as_array().unwrap().len(), 0);
+    for file in written {
+        let file = file["file"].as_str().unwrap();
+        assert!(fanorona(&["check-proof", file]).status.success(), "{file}");
+    }
+    let certificate = dir.join("taken.proof");
+    let certificate = certificate.to_str().unwrap();
+    let taken = [
+        &search[..],
+        &["--take", harvest, "--certificate", certificate, "--json"],
+    ]
+    .concat();
+    let output = fanorona(&taken);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let took = format!("took {} certificates", written.len());
+    assert!(stderr.contains(&took), "{stderr}");
+    let solved: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(solved["value"], "win");
+    assert!(fanorona(&["check-proof", certificate]).status.success());
+}
+
+#[test]
+fn harvest_and_take_refuse_what_they_cannot_use() {
+    refused(
+        &["solve", "--board", "3x3", "--harvest", "somewhere"],
+        2,
+        &["--state", "--only"],
+    );
+    let dir = scratch("solve-take-missing");
+    let missing = dir.join("missing.fnpack");
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x3",
+            "--take",
+            missing.to_str().unwrap(),
+        ],
+        2,
+        &["--take", "missing.fnpack", "no such file"],
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.fnpack");
+    std::fs::write(&garbage, "not a certificate").unwrap();
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x3",
+            "--take",
+            garbage.to_str().unwrap(),
+        ],
+        1,
+        &["--take", "garbage.fnpack"],
+    );
+    let state = dir.join("state");
+    refused(
+        &[
+            "solve",
+            "--board",
+            "3x3",
+            "--only",
+            "white",
+            "--state",
+            state.to_str().unwrap(),
+            "--harvest",
+            dir.join("harvest").to_str().unwrap(),
+        ],
+        1,
+        &["no saved search"],
+    );
+}

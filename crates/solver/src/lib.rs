@@ -17,7 +17,9 @@
 //! - [`search`]: depth-first proof-number search with table leaves;
 //! - [`solve`]: a position's value from two searches, and its certificate;
 //! - [`certificate`]: the certificate format (strategies, bincode);
-//! - [`check`]: the independent checker of certificates (rules and tables only).
+//! - [`check`]: the independent checker of certificates (rules and tables only);
+//! - [`taken`]: certificates taken in by a search or a split, checked, as leaves;
+//! - [`harvest`]: the subtrees a long search settled, written down as certificates to take in.
 
 mod base3_values;
 pub mod binomial;
@@ -28,6 +30,7 @@ pub mod disk_room;
 pub mod entry;
 pub mod file;
 mod freed_memory;
+pub mod harvest;
 pub mod index;
 pub mod packed;
 pub mod page_cache;
@@ -42,6 +45,7 @@ pub mod solve;
 mod sparse_values;
 pub mod split;
 pub mod tables;
+pub mod taken;
 pub mod verify;
 mod zeroed_memory;
 

@@ -6,8 +6,9 @@
 //! how many to disprove it; df-pn expands the most-proving node depth first, under thresholds,
 //! and keeps what it learnt in the transposition table (Nagai 2002).
 //!
-//! Leaves: a position the rules decide (no stones, or a blocked side to move), or one within
-//! the endgame tables, which give its exact value at once.
+//! Leaves: a position the rules decide (no stones, or a blocked side to move), one within
+//! the endgame tables, which give its exact value at once, or one settled by a checked
+//! certificate taken in ([`Search::take_as_leaf`]).
 //!
 //! Repetition: a turn back to a position already on the current path is a failure for the
 //! attacker (infinite play is a draw). Such a disproof depends on the path, so each result
@@ -54,6 +55,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+pub use transposition::KEPT_FOR_GOOD;
 use transposition::{Stored, TranspositionTable};
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a
@@ -192,6 +194,10 @@ pub struct Search<'a> {
     pinned: PositionMap<u32>,
     /// Whether the table's proofs count only where pinned (and every new proof is pinned).
     pinned_proofs_only: bool,
+    /// Positions settled by certificates taken in (checked, kept apart: see
+    /// [`Search::take_as_leaf`]): leaves like the tables', whose strategies join the
+    /// certificate read off at the end.
+    taken: FastMap<Position, Outcome>,
     /// The child that settled the root of the last search, where one child does (a proof at
     /// an OR root, a disproof at an AND root).
     root_choice: Option<Position>,
@@ -351,6 +357,7 @@ impl<'a> Search<'a> {
             covered: FastSet::default(),
             pinned: PositionMap::new(),
             pinned_proofs_only: false,
+            taken: FastMap::default(),
             root_choice: None,
             root_depth: 0,
             root: None,
@@ -410,7 +417,19 @@ impl<'a> Search<'a> {
         self.board
     }
 
-    /// Whether the rules or the endgame tables decide `position`.
+    /// Count `position` as a leaf settled with `outcome` (proven or disproven) from now on, as
+    /// a table leaf is: for the root of a checked certificate of this question (a subtree that
+    /// a search before settled, kept apart as a certificate: see `crate::harvest`).
+    pub fn take_as_leaf(&mut self, position: Position, outcome: Outcome) {
+        assert_ne!(
+            outcome,
+            Outcome::Unknown,
+            "only settled positions are leaves"
+        );
+        self.taken.insert(position, outcome);
+    }
+
+    /// Whether the rules, the endgame tables or a certificate taken in decide `position`.
     pub fn is_leaf(&self, position: &Position) -> bool {
         self.leaf(position).is_some()
     }
@@ -458,6 +477,15 @@ impl<'a> Search<'a> {
         if self.covered.len() != before {
             self.forget_path_dependent();
         }
+    }
+
+    /// Undo what reading off one certificate set up (positions covered as repetitions, proofs
+    /// trusted only where pinned), before reading off another from another root. The pinned
+    /// proofs stay: they are founded on leaves.
+    pub fn end_reading_off(&mut self) {
+        self.covered.clear();
+        self.forget_path_dependent();
+        self.pinned_proofs_only = false;
     }
 
     /// Allow `more` nodes beyond those already spent, to continue a search that gave up.
@@ -626,12 +654,40 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether the attacker wins at `position` by the rules or the endgame tables alone.
+    /// Whether the attacker wins at `position` by the rules, the endgame tables or a
+    /// certificate taken in ([`Search::take_as_leaf`]) alone.
     fn leaf(&self, position: &Position) -> Option<Numbers> {
         let value = self
             .table_value(position)
-            .or_else(|| self.rules.outcome(self.board, position))?;
-        Some(self.numbers_of_value(position, value))
+            .or_else(|| self.rules.outcome(self.board, position));
+        match value {
+            Some(value) => Some(self.numbers_of_value(position, value)),
+            None => self.taken_numbers(position),
+        }
+    }
+
+    /// The numbers of `position` if a certificate taken in settles it.
+    fn taken_numbers(&self, position: &Position) -> Option<Numbers> {
+        if self.taken.is_empty() {
+            return None;
+        }
+        match self.taken.get(position)? {
+            Outcome::Proven => Some(Numbers::PROVEN),
+            _ => Some(Numbers::DISPROVEN),
+        }
+    }
+
+    /// Every settled position of the table (proven or disproven, path-independent) whose
+    /// subtree cost at least `min_work` nodes, the costliest first, with its work: what a
+    /// long search would lose with its table (see `crate::harvest`).
+    pub fn settled_by_work(&self, min_work: u64) -> Vec<(Position, Outcome, u64)> {
+        let mut settled: Vec<(Position, Outcome, u64)> = self
+            .table
+            .settled_with_work()
+            .filter(|&(_, _, work)| work >= min_work)
+            .collect();
+        settled.sort_by_key(|&(position, _, work)| (std::cmp::Reverse(work), position));
+        settled
     }
 
     fn table_value(&self, position: &Position) -> Option<Value> {

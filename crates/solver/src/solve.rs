@@ -14,6 +14,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::run_lock::{lock_beside, RunLock};
 use crate::search::{Limits, Outcome, Search};
 use crate::tables::Tables;
+use crate::taken::joined_with_taken;
 use fanorona_engine::movegen::children;
 use fanorona_engine::notation::format_position;
 use fanorona_engine::{Board, Color, Position, Rules, Value};
@@ -25,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod real_heights;
 
 /// Search stacks grow with the length of the lines searched; give them room.
-const SEARCH_STACK: usize = 1 << 30;
+pub(crate) const SEARCH_STACK: usize = 1 << 30;
 
 /// The result of solving one position.
 #[derive(Debug)]
@@ -92,6 +93,10 @@ pub struct SolveSetup<'a> {
     /// saved state, if any, is kept until the value is settled): half the memory and one core,
     /// for a question that needs them all.
     pub only: Option<Color>,
+    /// Certificates taken in, each checked against `tables` first (see
+    /// [`crate::taken::over_these_tables`]): their roots are leaves of the searches, settled as
+    /// the claims say, and the strategies of those a certificate read off reaches join it.
+    pub taken: &'a [Certificate],
 }
 
 impl<'a> SolveSetup<'a> {
@@ -110,6 +115,7 @@ impl<'a> SolveSetup<'a> {
             state: None,
             save_every: None,
             only: None,
+            taken: &[],
         }
     }
 }
@@ -280,7 +286,9 @@ fn certificate_of(
                 .join()
                 .expect("extraction panicked")
         })?;
-        certificate.claims.push(claim);
+        certificate
+            .claims
+            .push(joined_with_taken(setup.board, claim, setup.taken, root));
     }
     Ok(certificate)
 }
@@ -316,7 +324,7 @@ fn lock_saved_searches(setup: &SolveSetup, root: &Position) -> Result<Vec<RunLoc
 }
 
 /// The file that keeps the search of `attacker` from `root` between runs.
-fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
+pub(crate) fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
     let side = attacker.name();
     directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
 }
@@ -470,7 +478,7 @@ fn idle_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
     )
 }
 
-fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
+pub(crate) fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
     let mut search = Search::new(
         setup.board,
         setup.rules,
@@ -482,12 +490,15 @@ fn new_search<'a>(setup: &SolveSetup<'a>, attacker: Color) -> Search<'a> {
     if let Some(flag) = setup.stop {
         search.stop_on(flag);
     }
+    for (position, outcome) in crate::taken::taken_leaves(setup.taken, attacker) {
+        search.take_as_leaf(position, outcome);
+    }
     search
 }
 
 /// The strategy behind a finished search: the attacker's win if `outcome` is a proof, the
 /// defender's non-losing strategy if it is a disproof.
-fn extract(
+pub(crate) fn extract(
     search: &mut Search,
     root: &Position,
     outcome: Outcome,

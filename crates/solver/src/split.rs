@@ -49,7 +49,7 @@ use crate::index::Material;
 use crate::progress::Progress;
 use crate::search::{Limits, Outcome};
 use crate::solve::{solve_keeping_outcomes, SolveError, SolveSetup};
-use crate::tables::Tables;
+use crate::taken::{over_these_tables, table_reach};
 use fanorona_engine::{format_position, format_turn, turns, Color, Position};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -204,17 +204,6 @@ fn certificate_of(setup: &SolveSetup, position: &Position, claim: Claim) -> Cert
     let mut certificate = Certificate::new(setup.board, setup.rules, stones, &materials, position);
     certificate.claims.push(claim);
     certificate
-}
-
-/// Which positions the tables answer: every one of at most so many stones, and these
-/// materials (stones to move, waiting) above that.
-fn table_reach(tables: Option<&Tables>) -> (usize, Vec<(usize, usize)>) {
-    let Some(tables) = tables else {
-        return (0, Vec::new());
-    };
-    let layer = tables.partial_layer();
-    let materials = layer.iter().map(|m| (m.mover, m.waiting)).collect();
-    (tables.max_stones(), materials)
 }
 
 /// The progress of the searches: their nodes only. Their notes (thousands of searches, each
@@ -1201,55 +1190,6 @@ pub fn take_into_store(
         answered.push((side, outcome));
     }
     Ok((root, answered))
-}
-
-/// `certificate` (of `setup`'s board and rules, and of its tables or fewer) as one of
-/// `setup`'s tables, checked against them: where it has a position within the larger reach,
-/// that table's verified value must agree with the strategy. Refused, with the reason, when
-/// it is of another game, of tables `setup` lacks, or does not hold.
-fn over_these_tables(
-    setup: &SolveSetup,
-    certificate: &Certificate,
-) -> Result<Certificate, SolveError> {
-    let root = certificate.root.position();
-    let (stones, materials) = table_reach(setup.tables);
-    let game = |c: &Certificate| (c.rows, c.columns, c.blocked);
-    let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
-    let within_reach = certificate.table_stones <= expected.table_stones
-        && certificate.table_materials.iter().all(|&(mover, waiting)| {
-            (mover + waiting) as usize <= stones
-                || expected.table_materials.contains(&(mover, waiting))
-        });
-    if game(certificate) != game(&expected) || !within_reach {
-        return Err(SolveError(format!(
-            "a certificate of {}x{} with tables of {} stones{}, not of this split's {} with {} \
-             stones{} (or fewer) and its rules",
-            certificate.rows,
-            certificate.columns,
-            certificate.table_stones,
-            materials_named(&certificate.table_materials),
-            setup.board.size_name(),
-            stones,
-            materials_named(&expected.table_materials),
-        )));
-    }
-    let certificate = Certificate {
-        table_stones: expected.table_stones,
-        table_materials: expected.table_materials,
-        ..certificate.clone()
-    };
-    crate::check::check(&certificate, setup.tables)
-        .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
-    Ok(certificate)
-}
-
-/// " and 4v5, 5v4" for a certificate's partial layer, "" for none.
-fn materials_named(materials: &[(u8, u8)]) -> String {
-    if materials.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = materials.iter().map(|(m, w)| format!("{m}v{w}")).collect();
-    format!(" and {}", names.join(", "))
 }
 
 /// The answer at a position from its searches in the two passes of a batch (`small` and

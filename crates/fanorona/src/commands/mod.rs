@@ -7,6 +7,7 @@ pub mod perft;
 pub mod query;
 pub mod show;
 pub mod solve;
+pub mod solve_harvest;
 pub mod solve_split;
 pub mod solve_status;
 pub mod tables;

@@ -2,6 +2,7 @@
 //! with a certificate on request.
 
 use crate::commands::available_memory;
+use crate::commands::solve_harvest::{run_harvest, take_files, taken_certificates, HarvestWanted};
 use crate::commands::solve_split::{run_split, SplitRequest};
 use crate::commands::solve_status::{print_status, Numbers, StatusTarget, StatusWanted};
 use crate::output::{print_json, CliError};
@@ -140,11 +141,34 @@ pub struct SolveArgs {
     /// searching nothing.
     #[arg(long, conflicts_with = "each_turn")]
     split: bool,
-    /// With --split and --state: first take these certificates into the store, each checked,
-    /// as the settled answers of the questions they answer at their positions (a long search
-    /// of a position the split left open, run apart with --only SIDE --certificate FILE).
-    #[arg(long, value_name = "FILE", num_args = 1.., requires_all = ["split", "state"])]
+    /// Take these certificates in (files, or directories of them such as --harvest writes),
+    /// each checked against the tables first: their positions count as leaves of the searches,
+    /// settled as they say, and the strategies a certificate read off reaches join it. One of
+    /// tables not here is left out with a note. With --split (and --state): taken into the
+    /// store instead, as the settled answers of the questions they answer at their positions.
+    #[arg(long, value_name = "FILE|DIR", num_args = 1..)]
     take: Vec<PathBuf>,
+    /// Search nothing: write into DIR the certificate of each position the search saved in
+    /// --state (of --only's side) settled at a cost of at least --harvest-work nodes, the
+    /// costliest first, skipping those inside a strategy written (now or before), each
+    /// checked: what a later search takes in with --take DIR instead of searching it again,
+    /// should the saved search be lost. --memory as the search had it; --max-nodes bounds the
+    /// re-searches of reading off one certificate.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires_all = ["state", "only"],
+        conflicts_with_all = ["split", "status", "each_turn", "positions"]
+    )]
+    harvest: Option<PathBuf>,
+    /// With --harvest: the least nodes a settled position must have cost.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10_000_000,
+        requires = "harvest"
+    )]
+    harvest_work: u64,
     /// With --split: how many levels of turns below the position may be split.
     #[arg(long, value_name = "LEVELS", default_value_t = 12, requires = "split")]
     split_depth: usize,
@@ -298,6 +322,20 @@ impl SolveArgs {
             state: self.state.as_deref(),
             save_every,
             only,
+            taken: &[],
+        };
+        if let Some(directory) = &self.harvest {
+            let result = self.harvest_search(setup, position, directory);
+            bar.finish();
+            return result;
+        }
+        let taken = match self.split {
+            true => Vec::new(),
+            false => taken_certificates(&setup, &take_files(&self.take)?)?,
+        };
+        let setup = SolveSetup {
+            taken: &taken,
+            ..setup
         };
         if self.split {
             let result = self.split_search(setup, position, &tables);
@@ -451,7 +489,8 @@ impl SolveArgs {
         }
         // Searches probe at random: tables in memory (huge pages) answer several times faster.
         // As many as leave room for the searches; the rest are probed in the mapped files.
-        if !self.status {
+        // (A harvest reads off certificates from a saved search: few probes, beside the search.)
+        if !self.status && self.harvest.is_none() {
             match tables.load_into_memory_within(self.table_memory_budget()) {
                 Ok(0) => {}
                 Ok(mapped) => {
@@ -503,6 +542,27 @@ impl SolveArgs {
         limits.held_bytes(self.memory << 20) as u64
     }
 
+    /// `--harvest DIR`: the certificates of the settled subtrees of the saved search.
+    fn harvest_search(
+        &self,
+        setup: SolveSetup,
+        root: Position,
+        directory: &Path,
+    ) -> Result<(), CliError> {
+        let (Some(state), Some(attacker)) = (self.state.as_deref(), setup.only) else {
+            unreachable!("clap requires --state and --only with --harvest");
+        };
+        let wanted = HarvestWanted {
+            root,
+            attacker,
+            state,
+            min_work: self.harvest_work,
+            directory,
+            json: self.json,
+        };
+        run_harvest(setup, &wanted)
+    }
+
     /// `--split`: take the certificates of --take into the store, then split.
     fn split_search(
         &self,
@@ -510,8 +570,14 @@ impl SolveArgs {
         position: Position,
         tables: &Tables,
     ) -> Result<(), CliError> {
-        if let Some(store) = self.state.as_deref() {
-            take_certificates(&self.take, store, &setup)?;
+        match self.state.as_deref() {
+            Some(store) => take_certificates(&take_files(&self.take)?, store, &setup)?,
+            None if !self.take.is_empty() => {
+                return Err(CliError::Input(
+                    "--take with --split needs --state: the store it takes them into".into(),
+                ))
+            }
+            None => {}
         }
         let sides = sides_asked(setup.only, &position);
         let request = SplitRequest {

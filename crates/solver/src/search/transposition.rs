@@ -20,7 +20,7 @@ pub(super) const USED: u64 = 1 << 63;
 
 /// The most work a slot holds: a slot given it stays (in the saved state too) until given less,
 /// pushed out only where both slots of its bucket hold it.
-pub(super) const KEPT_FOR_GOOD: u64 = u32::MAX as u64;
+pub const KEPT_FOR_GOOD: u64 = u32::MAX as u64;
 
 /// The position a used slot is about (the inverse of [`key`]).
 pub(super) fn slot_position(slot: &Slot) -> Position {
@@ -104,6 +104,23 @@ impl TranspositionTable {
 
     /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
     /// that a later [`Self::get_hashed`] of it finds it there.
+    /// Every settled slot's position, outcome and work.
+    pub(super) fn settled_with_work(
+        &self,
+    ) -> impl Iterator<Item = (Position, super::Outcome, u64)> + '_ {
+        self.slots.iter().filter_map(|slot| {
+            let numbers = slot[2];
+            let outcome = if numbers as u32 == 0 {
+                super::Outcome::Proven
+            } else if (numbers >> 32) as u32 == 0 {
+                super::Outcome::Disproven
+            } else {
+                return None;
+            };
+            (slot[1] & USED != 0).then(|| (slot_position(slot), outcome, slot[3] >> 32))
+        })
+    }
+
     pub(super) fn prefetch_hashed(&self, hash: u64) {
         prefetch(&self.slots[self.bucket_of(hash)]);
     }
