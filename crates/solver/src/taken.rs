@@ -26,19 +26,18 @@ pub(crate) fn table_reach(tables: Option<&Tables>) -> (usize, Vec<(usize, usize)
     (tables.max_stones(), materials)
 }
 
-/// Why `certificate` cannot be taken by a search of `setup` (another board or rules, or
-/// tables `setup` lacks), or none where it is of this game and of its tables or fewer.
+/// Why `certificate` cannot be taken by a search of `setup` as it stands (another board or
+/// rules, or tables `setup` lacks), or none where it is of this game and of its tables or
+/// fewer.
 pub fn out_of_reach(setup: &SolveSetup, certificate: &Certificate) -> Option<String> {
-    let root = certificate.root.position();
-    let (stones, materials) = table_reach(setup.tables);
-    let game = |c: &Certificate| (c.rows, c.columns, c.blocked);
-    let expected = Certificate::new(setup.board, setup.rules, stones, &materials, &root);
+    let (stones, _) = table_reach(setup.tables);
+    let expected = expected_for(setup, certificate);
     let within_reach = certificate.table_stones <= expected.table_stones
         && certificate.table_materials.iter().all(|&(mover, waiting)| {
             (mover + waiting) as usize <= stones
                 || expected.table_materials.contains(&(mover, waiting))
         });
-    (game(certificate) != game(&expected) || !within_reach).then(|| {
+    (!same_game(certificate, &expected) || !within_reach).then(|| {
         format!(
             "a certificate of {}x{} with tables of {} stones{}, not of this search's {} with {} \
              stones{} (or fewer) and its rules",
@@ -53,6 +52,18 @@ pub fn out_of_reach(setup: &SolveSetup, certificate: &Certificate) -> Option<Str
     })
 }
 
+/// An empty certificate of `certificate`'s root with `setup`'s board, rules and tables.
+fn expected_for(setup: &SolveSetup, certificate: &Certificate) -> Certificate {
+    let (stones, materials) = table_reach(setup.tables);
+    let root = certificate.root.position();
+    Certificate::new(setup.board, setup.rules, stones, &materials, &root)
+}
+
+/// Whether two certificates are of the same board and rules.
+fn same_game(a: &Certificate, b: &Certificate) -> bool {
+    (a.rows, a.columns, a.blocked) == (b.rows, b.columns, b.blocked)
+}
+
 /// `certificate` (of `setup`'s board and rules, and of its tables or fewer) as one of
 /// `setup`'s tables, checked against them: where it has a position within the larger reach,
 /// that table's verified value must agree with the strategy. Refused, with the reason, when
@@ -64,13 +75,29 @@ pub fn over_these_tables(
     if let Some(why) = out_of_reach(setup, certificate) {
         return Err(SolveError(why));
     }
-    let (stones, materials) = table_reach(setup.tables);
+    checked_with_these_tables(setup, certificate)
+}
+
+/// `certificate`, of `setup`'s board and rules, checked with `setup`'s tables as its leaves
+/// whatever tables it was made with: one made over more tables than `setup` has holds where
+/// its strategy never reaches the tables `setup` lacks (a settled subtree far above them, say).
+/// Refused, with the reason, when it is of another game or does not hold so.
+pub fn checked_with_these_tables(
+    setup: &SolveSetup,
+    certificate: &Certificate,
+) -> Result<Certificate, SolveError> {
+    let expected = expected_for(setup, certificate);
+    if !same_game(certificate, &expected) {
+        return Err(SolveError(format!(
+            "a certificate of {}x{} or of other rules, not of this search's {}",
+            certificate.rows,
+            certificate.columns,
+            setup.board.size_name()
+        )));
+    }
     let certificate = Certificate {
-        table_stones: stones as u8,
-        table_materials: materials
-            .iter()
-            .map(|&(mover, waiting)| (mover as u8, waiting as u8))
-            .collect(),
+        table_stones: expected.table_stones,
+        table_materials: expected.table_materials,
         ..certificate.clone()
     };
     crate::check::check(&certificate, setup.tables)

@@ -2,7 +2,9 @@
 
 use fanorona_engine::{Board, Color, Position};
 use fanorona_solver::harvest::{certificates_in, harvest, Harvest, HarvestRequest};
-use fanorona_solver::taken::{over_these_tables, taken_leaves};
+use fanorona_solver::taken::{
+    checked_with_these_tables, out_of_reach, over_these_tables, taken_leaves,
+};
 use fanorona_solver::{check, solve, Certificate, Goal, Limits, Node, Outcome, SolveSetup, Tables};
 use std::path::Path;
 
@@ -116,6 +118,14 @@ fn a_certificate_that_does_not_hold_is_not_taken() {
     let setup = white_search(&board, 1_000, None);
     let refused = over_these_tables(&setup, &certificate).unwrap_err();
     assert!(refused.to_string().contains("does not hold"), "{refused}");
+    // One that says it was made over tables this search lacks is out of its reach, but taken
+    // where it holds without them (this one never needed any).
+    let mut over_tables = Certificate::read(&harvest.written[0].file).unwrap();
+    over_tables.table_stones = 3;
+    assert!(out_of_reach(&setup, &over_tables).is_some());
+    assert!(over_these_tables(&setup, &over_tables).is_err());
+    let taken = checked_with_these_tables(&setup, &over_tables).unwrap();
+    assert_eq!(taken.table_stones, 0);
     // One of a larger board is refused for that.
     let other = Board::new(5, 5).unwrap();
     let refused = over_these_tables(&white_search(&other, 1_000, None), &certificate);

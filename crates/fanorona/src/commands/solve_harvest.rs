@@ -5,7 +5,7 @@
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, Board, Color, Position};
 use fanorona_solver::harvest::{certificates_in, harvest, HarvestRequest, Harvested};
-use fanorona_solver::taken::{out_of_reach, over_these_tables};
+use fanorona_solver::taken::{checked_with_these_tables, out_of_reach, over_these_tables};
 use fanorona_solver::{Certificate, Outcome, SolveSetup};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -31,8 +31,10 @@ pub fn take_files(named: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
 }
 
 /// The certificates of `files`, each checked against `setup`'s tables, to be taken in as
-/// leaves. One of tables `setup` lacks (a harvest over more tables than are built yet) is
-/// left out with a note; one that does not hold, or cannot be read, ends the run.
+/// leaves. One made over tables `setup` lacks (a harvest over more tables than are built yet)
+/// is taken where it holds with these tables all the same, and left out with a note where it
+/// does not; one of these tables that does not hold, or a file that cannot be read, ends the
+/// run.
 pub fn taken_certificates(
     setup: &SolveSetup,
     files: &[PathBuf],
@@ -44,8 +46,11 @@ pub fn taken_certificates(
             CliError::Failure(format!("--take {}: {e}", file.display()))
         };
         let certificate = Certificate::read(file).map_err(|e| named(&e))?;
-        if let Some(why) = out_of_reach(setup, &certificate) {
-            left_out.push(format!("{}: {why}", file.display()));
+        if out_of_reach(setup, &certificate).is_some() {
+            match checked_with_these_tables(setup, &certificate) {
+                Ok(certificate) => taken.push(certificate),
+                Err(why) => left_out.push(format!("{}: {why}", file.display())),
+            }
             continue;
         }
         taken.push(over_these_tables(setup, &certificate).map_err(|e| named(&e))?);
@@ -60,7 +65,8 @@ pub fn taken_certificates(
     }
     if !left_out.is_empty() {
         eprintln!(
-            "note: {} certificates of --take left out, of tables not here (the first: {})",
+            "note: {} certificates of --take left out: made over tables not here, they do not \
+             hold without them (the first: {})",
             left_out.len(),
             left_out[0]
         );
