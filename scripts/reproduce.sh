@@ -23,6 +23,8 @@
 #   scripts/reproduce.sh open FILE   # one of the open questions of data/open (e.g.
 #                                # d3-e3W-held-if-both): the tables its searches use, then
 #                                # Black's search at each of its positions: hours, resumable
+#   scripts/reproduce.sh open-top FILE   # the tops of its saved searches into data/open/top
+#                                # (to commit: a lost machine's searches start there)
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
 #   scripts/reproduce.sh recorded   # every certificate kept in data/proofs checked, over the
@@ -324,15 +326,36 @@ open_question() { # open_question FILE
     }
     local derived=()
     [ ${#derive[@]} -eq 0 ] || derived=(--derive "$(IFS=,; echo "${derive[*]}")")
+    # A search that $state has lost starts from its top kept in data/open/top/NAME, if any
+    # (see open-top below).
+    local tops=()
+    [ -d "data/open/top/$name" ] && tops=(--from-top "data/open/top/$name")
     step "$file: can Black force a win? (state in $state, certificates in $certificates)"
     if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
         --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
-        --certificate "$certificates" --json; then
+        "${tops[@]}" --certificate "$certificates" --json; then
         echo "not settled yet: run the same command again to go on" >&2
         exit 1
     fi
 }
+
+# The tops of the searches of an open question saved in $STATE/open-NAME (their costliest
+# positions, a megabyte each: `solve --write-top`), written into data/open/top/NAME to be
+# committed, so that a machine that loses its saved searches goes on from them.
+open_tops() { # open_tops FILE
+    local file=$1
+    [ -f "$file" ] || file=data/open/${1%.txt}.txt
+    local name
+    name=$(basename "$file" .txt)
+    "$bin" solve --positions "$file" --only black --state "${STATE:-state}/open-$name" \
+        --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-8192}"
+}
+
+if [ "$mode" = open-top ]; then
+    open_tops "${2:?open-top needs a file of data/open, e.g. d3-e3W-last}"
+    exit
+fi
 
 if [ "$mode" = open ]; then
     open_question "${2:?open needs a file of data/open, e.g. d3-e3W-held-if-both}"

@@ -2928,3 +2928,40 @@ fn harvest_and_take_refuse_what_they_cannot_use() {
         &["no saved search"],
     );
 }
+
+/// `--write-top` keeps the costliest slots of a saved search; a run whose state lost it starts
+/// from there with `--from-top`, and says so.
+#[test]
+fn a_search_starts_from_its_top_where_its_state_is_lost() {
+    let dir = scratch("solve-top");
+    let (state, top, lost) = (dir.join("state"), dir.join("top"), dir.join("lost"));
+    let (state, top, lost) = (
+        state.to_str().unwrap(),
+        top.to_str().unwrap(),
+        lost.to_str().unwrap(),
+    );
+    let search = [
+        "solve", "--board", "5x5", "--only", "white", "--memory", "16",
+    ];
+    fanorona(&[&search[..], &["--max-nodes", "100000", "--state", state]].concat());
+    let written = json(
+        &[
+            &search[..],
+            &["--state", state, "--write-top", top, "--top-slots", "500"],
+            &["--json"],
+        ]
+        .concat(),
+    );
+    let written = &written[0];
+    assert_eq!(written["nodes"], 100_001, "{written}");
+    assert!(written["slots"].as_u64().unwrap() >= 480, "{written}");
+    let output = fanorona(&[&search[..], &["--state", lost, "--from-top", top]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("starting from the top kept in"), "{stderr}");
+    assert!(stderr.contains("can White force a win? no"), "{stderr}");
+    refused(
+        &["solve", "--board", "5x5", "--write-top", top],
+        2,
+        &["--state"],
+    );
+}

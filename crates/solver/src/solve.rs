@@ -89,6 +89,10 @@ pub struct SolveSetup<'a> {
     /// With `state`: also save each search there this often while it runs (a run that is
     /// killed then loses at most that much).
     pub save_every: Option<std::time::Duration>,
+    /// Where `state` holds no saved search of a root, start from the one this directory holds
+    /// under the same name, if any: a search's top kept with the code ([`write_top`]), for a
+    /// machine that lost its saved searches.
+    pub from_top: Option<&'a Path>,
     /// Run only the search "can this side force a win?" (the other is left unknown, and its
     /// saved state, if any, is kept until the value is settled): half the memory and one core,
     /// for a question that needs them all.
@@ -114,6 +118,7 @@ impl<'a> SolveSetup<'a> {
             progress: &NoProgress,
             state: None,
             save_every: None,
+            from_top: None,
             only: None,
             taken: &[],
         }
@@ -209,9 +214,17 @@ fn search_one_side<'a>(
     }
     let mut search = new_search(setup, attacker);
     let saved = setup.state.map(|dir| state_file(dir, root, attacker));
+    let top = setup.from_top.map(|dir| state_file(dir, root, attacker));
     if let Some(file) = saved.as_ref().filter(|f| f.exists()) {
         search.resume(file).map_err(|e| SolveError(e.to_string()))?;
         setup.progress.resumed(search.nodes());
+    } else if let Some(file) = top.as_ref().filter(|f| f.exists()) {
+        search.resume(file).map_err(|e| SolveError(e.to_string()))?;
+        setup.progress.note(&format!(
+            "no saved search: starting from the top kept in {} ({} nodes)",
+            file.display(),
+            search.nodes()
+        ));
     }
     if let (Some(file), Some(every)) = (saved, setup.save_every) {
         search.save_every(file, every);
@@ -415,6 +428,38 @@ pub fn saved_search(
         line: line_of_work(&search, board, root, attacker, line_plies),
         file,
     }))
+}
+
+/// Write the top of the search of `attacker` from `root` saved in `state` (its `most`
+/// costliest slots: see [`Search::save_top`]) into `directory`, under the saved search's own
+/// name, where [`SolveSetup::from_top`] finds it. Returns the file, the slots kept and the
+/// search's nodes; `None` where `state` holds no such search. It takes as much memory as the
+/// saved file.
+pub fn write_top(
+    board: &Board,
+    rules: Rules,
+    root: &Position,
+    attacker: Color,
+    state: &Path,
+    directory: &Path,
+    most: usize,
+) -> std::io::Result<Option<(PathBuf, usize, u64)>> {
+    let saved = state_file(state, root, attacker);
+    let Ok(metadata) = std::fs::metadata(&saved) else {
+        return Ok(None);
+    };
+    let limits = Limits {
+        nodes: 0,
+        memory: metadata.len() as usize,
+        held_memory: Some(0),
+        ..Limits::default()
+    };
+    let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
+    search.resume(&saved)?;
+    std::fs::create_dir_all(directory)?;
+    let top = state_file(directory, root, attacker);
+    let kept = search.save_top(&top, most)?;
+    Ok(Some((top, kept, search.nodes())))
 }
 
 /// The line `search` works on from `root`, at most `plies` long (see [`LineStep`]).

@@ -10,6 +10,7 @@ pub mod solve;
 pub mod solve_harvest;
 pub mod solve_split;
 pub mod solve_status;
+pub mod solve_top;
 pub mod tables;
 pub mod tables_list;
 

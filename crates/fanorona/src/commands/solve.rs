@@ -5,6 +5,7 @@ use crate::commands::available_memory;
 use crate::commands::solve_harvest::{run_harvest, take_files, taken_certificates, HarvestWanted};
 use crate::commands::solve_split::{run_split, SplitRequest};
 use crate::commands::solve_status::{print_status, Numbers, StatusTarget, StatusWanted};
+use crate::commands::solve_top::{run_write_top, TopWanted};
 use crate::output::{print_json, CliError};
 use crate::progress::Bar;
 use crate::setup::{parse_material, PositionArgs, TableArgs};
@@ -161,6 +162,25 @@ pub struct SolveArgs {
         conflicts_with_all = ["split", "status", "each_turn", "positions"]
     )]
     harvest: Option<PathBuf>,
+    /// Search nothing: write into DIR the top of each search saved in --state (of --only's
+    /// side, or both): its --top-slots costliest positions, a saved search of kilobytes where
+    /// the whole is gigabytes, under the same name, to keep with the code; a run whose --state
+    /// has lost its saved search starts from it with --from-top DIR.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "state",
+        conflicts_with_all = ["split", "status", "harvest"]
+    )]
+    write_top: Option<PathBuf>,
+    /// With --write-top: how many positions a top keeps (the costliest by the nodes spent on
+    /// them; 32 bytes each).
+    #[arg(long, value_name = "N", default_value_t = 8192, requires = "write_top")]
+    top_slots: usize,
+    /// Where --state holds no saved search of a position (a machine that lost it, or none
+    /// given), start from its top in DIR (written by --write-top) if there is one.
+    #[arg(long, value_name = "DIR", conflicts_with = "split")]
+    from_top: Option<PathBuf>,
     /// With --harvest: the least nodes a settled position must have cost.
     #[arg(
         long,
@@ -287,6 +307,17 @@ impl SolveArgs {
         if let (true, false, Some(directory)) = (self.status, self.split, &self.state) {
             return self.print_saved_searches(&board, roots, directory);
         }
+        if let (Some(directory), Some(state)) = (&self.write_top, &self.state) {
+            let wanted = TopWanted {
+                sides: sides_asked(self.only.map(Side::color), &roots[0].position),
+                roots: roots.iter().map(|root| root.position).collect(),
+                state,
+                directory,
+                slots: self.top_slots,
+                json: self.json,
+            };
+            return run_write_top(&board, self.tables.rules(), &wanted);
+        }
         // Checked before the tables are loaded (that can take minutes).
         let save_every = self.save_interval()?;
         if self.parallel == 0 {
@@ -321,6 +352,7 @@ impl SolveArgs {
             progress: &bar,
             state: self.state.as_deref(),
             save_every,
+            from_top: self.from_top.as_deref(),
             only,
             taken: &[],
         };

@@ -186,6 +186,22 @@ impl TranspositionTable {
         }
     }
 
+    /// Write `slot` into its bucket if the bucket has a free slot (or holds its position
+    /// already); false where both slots hold other positions.
+    pub(super) fn store_if_room(&mut self, slot: Slot) -> bool {
+        let b = self.bucket(&slot_position(&slot));
+        let at = self
+            .own_slot(b, slot[0], slot[1])
+            .or_else(|| (0..2).find(|&i| self.slots[b + i][1] & USED == 0));
+        match at {
+            Some(at) => {
+                self.slots[b + at] = slot;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Write `slot` into its bucket (see [`Self::slot_for`]), with the work it holds. (Keeping
     /// proofs first, whatever their work, was tried: it pushed out the root's own children in a
     /// long 5x9 search; see `data/results.md`.)
