@@ -397,19 +397,9 @@ pub fn saved_search(
     line_plies: usize,
 ) -> std::io::Result<Option<SavedSearch>> {
     let file = state_file(directory, root, attacker);
-    let Ok(metadata) = std::fs::metadata(&file) else {
+    let Some(mut search) = read_back(board, rules, attacker, &file)? else {
         return Ok(None);
     };
-    // Room for every held position the file can hold (16 bytes each): a status must not drop
-    // saved holds, whatever --held-memory the search ran with.
-    let limits = Limits {
-        nodes: 0,
-        memory: metadata.len() as usize,
-        held_memory: Some(2 * metadata.len() as usize),
-        ..Limits::default()
-    };
-    let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
-    search.resume(&file)?;
     let mut next = Vec::new();
     children(board, root, &mut next);
     Ok(Some(SavedSearch {
@@ -430,6 +420,30 @@ pub fn saved_search(
     }))
 }
 
+/// The search saved in `file`, read back whole (no tables, no nodes to search), or `None`
+/// where there is no such file. It takes as much memory as the file.
+fn read_back<'a>(
+    board: &'a Board,
+    rules: Rules,
+    attacker: Color,
+    file: &Path,
+) -> std::io::Result<Option<Search<'a>>> {
+    let Ok(metadata) = std::fs::metadata(file) else {
+        return Ok(None);
+    };
+    // Room for every held position the file can hold (16 bytes each): a status must not drop
+    // saved holds, whatever --held-memory the search ran with.
+    let limits = Limits {
+        nodes: 0,
+        memory: metadata.len() as usize,
+        held_memory: Some(2 * metadata.len() as usize),
+        ..Limits::default()
+    };
+    let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
+    search.resume(file)?;
+    Ok(Some(search))
+}
+
 /// Write the top of the search of `attacker` from `root` saved in `state` (its `most`
 /// costliest slots: see [`Search::save_top`]) into `directory`, under the saved search's own
 /// name, where [`SolveSetup::from_top`] finds it. Returns the file, the slots kept and the
@@ -445,17 +459,9 @@ pub fn write_top(
     most: usize,
 ) -> std::io::Result<Option<(PathBuf, usize, u64)>> {
     let saved = state_file(state, root, attacker);
-    let Ok(metadata) = std::fs::metadata(&saved) else {
+    let Some(search) = read_back(board, rules, attacker, &saved)? else {
         return Ok(None);
     };
-    let limits = Limits {
-        nodes: 0,
-        memory: metadata.len() as usize,
-        held_memory: Some(0),
-        ..Limits::default()
-    };
-    let mut search = Search::new(board, rules, None, attacker, limits, &NoProgress);
-    search.resume(&saved)?;
     std::fs::create_dir_all(directory)?;
     let top = state_file(directory, root, attacker);
     let kept = search.save_top(&top, most)?;
