@@ -21,7 +21,8 @@ pub fn take_files(named: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
         } else if path.exists() {
             files.push(path.clone());
         } else {
-            return Err(CliError::Input(format!(
+            // As a certificate that cannot be read: exit 1, like check-proof's.
+            return Err(CliError::Failure(format!(
                 "--take {}: no such file or directory",
                 path.display()
             )));
