@@ -2896,7 +2896,7 @@ fn harvest_and_take_refuse_what_they_cannot_use() {
             "--take",
             missing.to_str().unwrap(),
         ],
-        2,
+        1,
         &["--take", "missing.fnpack", "no such file"],
     );
     std::fs::create_dir_all(&dir).unwrap();
