@@ -12,7 +12,7 @@
 use crate::certificate::{Certificate, Node};
 use crate::search::{Outcome, Search, KEPT_FOR_GOOD};
 use crate::solve::{extract, new_search, state_file, SolveError, SolveSetup, SEARCH_STACK};
-use crate::taken::{joined_with_taken, table_reach};
+use crate::taken::{certificate_of, joined_with_taken};
 use fanorona_engine::{hash, Color, Position};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -152,10 +152,8 @@ fn write_one(
     let claim = extract(search, position, settled.outcome, setup.progress);
     search.end_reading_off();
     let claim = joined_with_taken(setup.board, claim?, setup.taken, position);
-    let (stones, materials) = table_reach(setup.tables);
-    let mut certificate = Certificate::new(setup.board, setup.rules, stones, &materials, position);
     let positions = claim.strategy.len();
-    certificate.claims.push(claim);
+    let certificate = certificate_of(setup, position, claim);
     crate::check::check(&certificate, setup.tables)
         .map_err(|refuted| SolveError(format!("the certificate does not hold: {refuted}")))?;
     let file = request

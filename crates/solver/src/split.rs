@@ -49,7 +49,7 @@ use crate::index::Material;
 use crate::progress::Progress;
 use crate::search::{Limits, Outcome};
 use crate::solve::{solve_keeping_outcomes, SolveError, SolveSetup};
-use crate::taken::{over_these_tables, table_reach};
+use crate::taken::{certificate_of, over_these_tables, table_reach};
 use fanorona_engine::{format_position, format_turn, turns, Color, Position};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -196,14 +196,6 @@ pub fn split(setup: &SplitSetup, root: &Position) -> Result<Split, SolveError> {
         searched_ahead: splitter.searched_ahead,
         positions: splitter.positions,
     })
-}
-
-/// The certificate of `claim` at `position`, with the board, rules and tables of `setup`.
-fn certificate_of(setup: &SolveSetup, position: &Position, claim: Claim) -> Certificate {
-    let (stones, materials) = table_reach(setup.tables);
-    let mut certificate = Certificate::new(setup.board, setup.rules, stones, &materials, position);
-    certificate.claims.push(claim);
-    certificate
 }
 
 /// The progress of the searches: their nodes only. Their notes (thousands of searches, each

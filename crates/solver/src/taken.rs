@@ -26,6 +26,14 @@ pub(crate) fn table_reach(tables: Option<&Tables>) -> (usize, Vec<(usize, usize)
     (tables.max_stones(), materials)
 }
 
+/// The certificate of `claim` at `position`, with the board, rules and tables of `setup`.
+pub(crate) fn certificate_of(setup: &SolveSetup, position: &Position, claim: Claim) -> Certificate {
+    let (stones, materials) = table_reach(setup.tables);
+    let mut certificate = Certificate::new(setup.board, setup.rules, stones, &materials, position);
+    certificate.claims.push(claim);
+    certificate
+}
+
 /// Why `certificate` cannot be taken by a search of `setup` as it stands (another board or
 /// rules, or tables `setup` lacks), or none where it is of this game and of its tables or
 /// fewer.

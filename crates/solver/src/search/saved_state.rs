@@ -66,15 +66,7 @@ impl Search<'_> {
     fn write_state(&self, path: &Path) -> io::Result<()> {
         let (part, file) = PartFile::create(path.with_extension("tmp"))?;
         let mut out = BufWriter::new(file);
-        out.write_all(STATE_MAGIC)?;
-        out.write_all(&[side_code(self.attacker)])?;
-        out.write_all(&self.nodes.to_le_bytes())?;
-        out.write_all(&(self.table.slots.len() as u64).to_le_bytes())?;
-        for slot in self.table.slots.iter() {
-            for word in slot {
-                out.write_all(&word.to_le_bytes())?;
-            }
-        }
+        self.write_table(&mut out, &self.table)?;
         // The held set after the table: without it a resumed search would find every hold
         // again, closure by closure.
         out.write_all(HELD_MAGIC)?;
@@ -90,10 +82,25 @@ impl Search<'_> {
         part.keep_as(path)
     }
 
+    /// The header (magic, attacker, nodes spent) and the slots of `table`: a saved search up
+    /// to its held set.
+    fn write_table(&self, out: &mut impl Write, table: &TranspositionTable) -> io::Result<()> {
+        out.write_all(STATE_MAGIC)?;
+        out.write_all(&[side_code(self.attacker)])?;
+        out.write_all(&self.nodes.to_le_bytes())?;
+        out.write_all(&(table.slots.len() as u64).to_le_bytes())?;
+        for slot in table.slots.iter() {
+            for word in slot {
+                out.write_all(&word.to_le_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
     /// Write the search's top to `path` (see the module's notes): its `most` costliest slots
     /// (by the work they hold; the root's turns, kept for good, first), each in its bucket of a
-    /// table of the next power of two above four times as many slots (the few that find their bucket
-    /// full of costlier ones left out), and the nodes spent. [`Search::resume`] reads it like any
+    /// table of the next power of two above four times as many slots (the few that find their
+    /// bucket full of costlier ones left out), and the nodes spent. [`Search::resume`] reads it like any
     /// saved search. Returns the slots kept. The error names `path`.
     pub fn save_top(&self, path: &Path, most: usize) -> io::Result<usize> {
         self.write_top(path, most)
@@ -122,15 +129,7 @@ impl Search<'_> {
             .count();
         let (part, file) = PartFile::create(path.with_extension("tmp"))?;
         let mut out = BufWriter::new(file);
-        out.write_all(STATE_MAGIC)?;
-        out.write_all(&[side_code(self.attacker)])?;
-        out.write_all(&self.nodes.to_le_bytes())?;
-        out.write_all(&(top.slots.len() as u64).to_le_bytes())?;
-        for slot in top.slots.iter() {
-            for word in slot {
-                out.write_all(&word.to_le_bytes())?;
-            }
-        }
+        self.write_table(&mut out, &top)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         part.keep_as(path)?;

@@ -102,8 +102,6 @@ impl TranspositionTable {
         (hash as usize & self.mask) * 2
     }
 
-    /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
-    /// that a later [`Self::get_hashed`] of it finds it there.
     /// Every settled slot's position, outcome and work.
     pub(super) fn settled_with_work(
         &self,
@@ -121,6 +119,8 @@ impl TranspositionTable {
         })
     }
 
+    /// Start loading the bucket of the position whose [`hash`] is `hash` into the cache, so
+    /// that a later [`Self::get_hashed`] of it finds it there.
     pub(super) fn prefetch_hashed(&self, hash: u64) {
         prefetch(&self.slots[self.bucket_of(hash)]);
     }
