@@ -210,6 +210,59 @@ fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them(
     }
 }
 
+/// The tops kept in `data/open/top/NAME` (what a lost machine's searches go on from) read back
+/// as saved searches of the positions of `data/open/NAME.txt`: every file there is one
+/// position's search, with its nodes and an unsettled root.
+#[test]
+fn the_tops_kept_in_data_are_saved_searches_of_their_open_points() {
+    let tops = std::path::Path::new(OPEN_POINTS).join("top");
+    let mut names: Vec<_> = std::fs::read_dir(&tops)
+        .expect("data/open/top is there")
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for dir in &names {
+        let name = dir.file_name().unwrap().to_str().unwrap();
+        let positions = std::path::Path::new(OPEN_POINTS).join(format!("{name}.txt"));
+        assert!(
+            positions.is_file(),
+            "{} has no {}",
+            dir.display(),
+            positions.display()
+        );
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path().to_str().unwrap().to_string())
+            .collect();
+        files.sort();
+        let status = json(&[
+            "solve",
+            "--positions",
+            positions.to_str().unwrap(),
+            "--state",
+            dir.to_str().unwrap(),
+            "--status",
+            "--json",
+        ]);
+        let mut found: Vec<String> = Vec::new();
+        for point in status["turns"].as_array().unwrap() {
+            for search in point["status"]["searches"].as_array().unwrap() {
+                if search["saved"] != true {
+                    continue;
+                }
+                assert!(search["nodes"].as_u64().unwrap() > 0, "{search}");
+                let root = &search["root"];
+                assert!(root["proof"].as_u64().unwrap() > 0, "{search}");
+                assert!(root["disproof"].as_u64().unwrap() > 0, "{search}");
+                found.push(search["file"].as_str().unwrap().to_string());
+            }
+        }
+        found.sort();
+        assert_eq!(found, files, "{}", dir.display());
+    }
+}
+
 /// The search benches of `data` (positions whose answers are known, for measuring changes to
 /// the search): each is read whole by `solve --positions`, and each position is what the
 /// file's header says it is.
