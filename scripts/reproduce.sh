@@ -341,7 +341,7 @@ open_question() { # open_question FILE
 }
 
 # The tops of the searches of an open question saved in $STATE/open-NAME (their costliest
-# positions, a megabyte each: `solve --write-top`), written into data/open/top/NAME to be
+# positions, 8 MiB each: `solve --write-top`), written into data/open/top/NAME to be
 # committed, so that a machine that loses its saved searches goes on from them.
 open_tops() { # open_tops FILE
     local file=$1
@@ -349,7 +349,7 @@ open_tops() { # open_tops FILE
     local name
     name=$(basename "$file" .txt)
     "$bin" solve --positions "$file" --only black --state "${STATE:-state}/open-$name" \
-        --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-8192}"
+        --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-65536}"
 }
 
 if [ "$mode" = open-top ]; then
