@@ -175,7 +175,12 @@ pub struct SolveArgs {
     write_top: Option<PathBuf>,
     /// With --write-top: how many positions a top keeps (the costliest by the nodes spent on
     /// them; 128 bytes each in its file, a table four times their number: 8 MiB by default).
-    #[arg(long, value_name = "N", default_value_t = 65536, requires = "write_top")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 65536,
+        requires = "write_top"
+    )]
     top_slots: usize,
     /// Where --state holds no saved search of a position (a machine that lost it, or none
     /// given), start from its top in DIR (written by --write-top) if there is one.
