@@ -2984,6 +2984,71 @@ fn harvest_and_take_refuse_what_they_cannot_use() {
     );
 }
 
+/// `--from-search FILE` starts a search of a position below a saved one from that saved
+/// search, and says so; a file of the other side, not a search, or missing is refused first.
+#[test]
+fn a_search_starts_from_the_saved_search_above_it() {
+    let dir = scratch("solve-from-search");
+    let (above, below) = (dir.join("above"), dir.join("below"));
+    let (above, below) = (above.to_str().unwrap(), below.to_str().unwrap());
+    let search = [
+        "solve", "--board", "5x5", "--only", "white", "--memory", "16",
+    ];
+    fanorona(&[&search[..], &["--max-nodes", "100000", "--state", above]].concat());
+    let saved: Vec<_> = std::fs::read_dir(above)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "dfpn"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let saved = saved[0].to_str().unwrap();
+    let below_it = [
+        &search[..],
+        &[
+            "--after",
+            "b2-c3A",
+            "--state",
+            below,
+            "--from-search",
+            saved,
+        ],
+    ]
+    .concat();
+    let output = fanorona(&below_it);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "starting from the search saved in {saved} (100001 nodes)"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("can White force a win? "), "{stderr}");
+    let junk = dir.join("junk.dfpn");
+    std::fs::write(&junk, b"no search").unwrap();
+    let junk = junk.to_str().unwrap();
+    for (extra, said) in [
+        (
+            &["--only", "black", "--from-search", saved][..],
+            "whether white can force a win, not black",
+        ),
+        (
+            &["--only", "white", "--from-search", junk][..],
+            "junk.dfpn: not a saved search",
+        ),
+        (
+            &["--only", "white", "--from-search", "/nowhere/x.dfpn"][..],
+            "/nowhere/x.dfpn",
+        ),
+        (&["--from-search", saved][..], "--only"),
+    ] {
+        refused(
+            &[&["solve", "--board", "5x5"][..], extra].concat(),
+            2,
+            &[said],
+        );
+    }
+}
+
 /// `--write-top` keeps the costliest slots of a saved search; a run whose state lost it starts
 /// from there with `--from-top`, and says so.
 #[test]

@@ -36,6 +36,7 @@ mod numbers;
 mod path_dependent;
 mod position_map;
 mod saved_state;
+pub use saved_state::saved_attacker;
 mod transposition;
 
 use crate::index::Material;

@@ -93,6 +93,11 @@ pub struct SolveSetup<'a> {
     /// under the same name, if any: a search's top kept with the code ([`write_top`]), for a
     /// machine that lost its saved searches.
     pub from_top: Option<&'a Path>,
+    /// Where neither `state` nor `from_top` holds a saved search of a root, start from the
+    /// search saved in this file, whatever its root (the same attacker's): a search split
+    /// by hand into its open children goes on in each from the work of the search above.
+    /// Its settled entries hold wherever they come up; its open ones only guide.
+    pub from_search: Option<&'a Path>,
     /// Run only the search "can this side force a win?" (the other is left unknown, and its
     /// saved state, if any, is kept until the value is settled): half the memory and one core,
     /// for a question that needs them all.
@@ -119,6 +124,7 @@ impl<'a> SolveSetup<'a> {
             state: None,
             save_every: None,
             from_top: None,
+            from_search: None,
             only: None,
             taken: &[],
         }
@@ -222,6 +228,13 @@ fn search_one_side<'a>(
         search.resume(file).map_err(|e| SolveError(e.to_string()))?;
         setup.progress.note(&format!(
             "no saved search: starting from the top kept in {} ({} nodes)",
+            file.display(),
+            search.nodes()
+        ));
+    } else if let Some(file) = setup.from_search {
+        search.resume(file).map_err(|e| SolveError(e.to_string()))?;
+        setup.progress.note(&format!(
+            "no saved search: starting from the search saved in {} ({} nodes)",
             file.display(),
             search.nodes()
         ));

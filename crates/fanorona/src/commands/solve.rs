@@ -186,6 +186,11 @@ pub struct SolveArgs {
     /// given), start from its top in DIR (written by --write-top) if there is one.
     #[arg(long, value_name = "DIR", conflicts_with = "split")]
     from_top: Option<PathBuf>,
+    /// Where --state (and --from-top) hold no saved search of a position, start from the
+    /// search saved in FILE, whatever position it searched (the --only side's): a search
+    /// split by hand into its open children goes on in each from the work above them.
+    #[arg(long, value_name = "FILE", conflicts_with = "split", requires = "only")]
+    from_search: Option<PathBuf>,
     /// With --harvest: the least nodes a settled position must have cost.
     #[arg(
         long,
@@ -296,6 +301,25 @@ pub(crate) fn outcome_name(outcome: Outcome) -> &'static str {
 }
 
 impl SolveArgs {
+    /// --from-search names a saved search of the --only side, checked before the tables are
+    /// loaded (that can take minutes).
+    fn check_from_search(&self) -> Result<(), CliError> {
+        let (Some(file), Some(side)) = (&self.from_search, self.only) else {
+            return Ok(());
+        };
+        let attacker = fanorona_solver::search::saved_attacker(file)
+            .map_err(|e| CliError::Input(format!("--from-search {e}")))?;
+        if attacker != side.color() {
+            return Err(CliError::Input(format!(
+                "--from-search {}: a search of whether {} can force a win, not {}",
+                file.display(),
+                attacker.name(),
+                side.color().name()
+            )));
+        }
+        Ok(())
+    }
+
     /// --save-every as a duration; none for 0.
     fn save_interval(&self) -> Result<Option<Duration>, CliError> {
         let minutes = self.save_every;
@@ -332,6 +356,7 @@ impl SolveArgs {
         if self.memory == 0 {
             return Err(CliError::Input("--memory must be at least 1 (MiB)".into()));
         }
+        self.check_from_search()?;
         self.make_directories()?;
         // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
         on_stop_signal(|| STOP.store(true, Ordering::Relaxed));
@@ -358,6 +383,7 @@ impl SolveArgs {
             state: self.state.as_deref(),
             save_every,
             from_top: self.from_top.as_deref(),
+            from_search: self.from_search.as_deref(),
             only,
             taken: &[],
         };

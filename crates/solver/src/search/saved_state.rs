@@ -37,6 +37,24 @@ fn side_code(side: Color) -> u8 {
     }
 }
 
+/// The attacker of the search saved in `path` (read from its first bytes), or why it is not
+/// a saved search; the error names `path`.
+pub fn saved_attacker(path: &Path) -> io::Result<Color> {
+    let read = || -> io::Result<Color> {
+        let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
+        let mut head = [0u8; 9];
+        File::open(path)?
+            .read_exact(&mut head)
+            .map_err(|_| bad("not a saved search"))?;
+        match (&head[..8] == STATE_MAGIC, head[8]) {
+            (true, code) if code == side_code(Color::White) => Ok(Color::White),
+            (true, code) if code == side_code(Color::Black) => Ok(Color::Black),
+            _ => Err(bad("not a saved search")),
+        }
+    };
+    read().map_err(|e| named(path, "the saved search", e))
+}
+
 /// `error` of the file `path`, said as "{what} {path}: {error}".
 fn named(path: &Path, what: &str, error: io::Error) -> io::Error {
     io::Error::new(error.kind(), format!("{what} {}: {error}", path.display()))
