@@ -277,7 +277,8 @@ fi
 # $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
 # Ctrl-C. OPEN_MEMORY (MiB a search, default 1024) and OPEN_MAX_NODES (a search and a run)
-# bound it; `fanorona solve --positions FILE --only black --state DIR --status` shows where
+# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top of from that saved
+# search (solve --from-search); `fanorona solve --positions FILE --only black --state DIR --status` shows where
 # each search stands.
 open_question() { # open_question FILE
     local file=$1
@@ -330,6 +331,9 @@ open_question() { # open_question FILE
     # (see open-top below).
     local tops=()
     [ -d "data/open/top/$name" ] && tops=(--from-top "data/open/top/$name")
+    # A file split from a position searched before (such as d3-e3W-e5-d4A) starts, where
+    # neither has its search, from that position's saved search: OPEN_FROM_SEARCH=FILE.
+    [ -z "${OPEN_FROM_SEARCH:-}" ] || tops+=(--from-search "$OPEN_FROM_SEARCH")
     step "$file: can Black force a win? (state in $state, certificates in $certificates)"
     if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
