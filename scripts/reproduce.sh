@@ -278,8 +278,8 @@ fi
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
 # Ctrl-C. OPEN_MEMORY (MiB a search, default 1024) and OPEN_MAX_NODES (a search and a run)
 # bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top of from that saved
-# search (solve --from-search); `fanorona solve --positions FILE --only black --state DIR --status` shows where
-# each search stands.
+# search (solve --from-search). `fanorona solve --positions FILE --only black --state DIR
+# --status` shows where each search stands.
 open_question() { # open_question FILE
     local file=$1
     [ -f "$file" ] || file=data/open/${1%.txt}.txt

@@ -40,19 +40,21 @@ fn side_code(side: Color) -> u8 {
 /// The attacker of the search saved in `path` (read from its first bytes), or why it is not
 /// a saved search; the error names `path`.
 pub fn saved_attacker(path: &Path) -> io::Result<Color> {
-    let read = || -> io::Result<Color> {
-        let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
-        let mut head = [0u8; 9];
-        File::open(path)?
-            .read_exact(&mut head)
-            .map_err(|_| bad("not a saved search"))?;
-        match (&head[..8] == STATE_MAGIC, head[8]) {
-            (true, code) if code == side_code(Color::White) => Ok(Color::White),
-            (true, code) if code == side_code(Color::Black) => Ok(Color::Black),
-            _ => Err(bad("not a saved search")),
-        }
-    };
-    read().map_err(|e| named(path, "the saved search", e))
+    File::open(path)
+        .and_then(|mut file| read_attacker(&mut file))
+        .map_err(|e| named(path, "the saved search", e))
+}
+
+/// The first bytes of a saved search: its magic and its attacker.
+fn read_attacker(input: &mut impl Read) -> io::Result<Color> {
+    let bad = || io::Error::new(io::ErrorKind::InvalidData, "not a saved search");
+    let mut head = [0u8; 9];
+    input.read_exact(&mut head).map_err(|_| bad())?;
+    match (&head[..8] == STATE_MAGIC, head[8]) {
+        (true, code) if code == side_code(Color::White) => Ok(Color::White),
+        (true, code) if code == side_code(Color::Black) => Ok(Color::Black),
+        _ => Err(bad()),
+    }
 }
 
 /// `error` of the file `path`, said as "{what} {path}: {error}".
@@ -167,14 +169,7 @@ impl Search<'_> {
     fn read_state(&mut self, path: &Path) -> io::Result<()> {
         let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
         let mut input = BufReader::new(File::open(path)?);
-        let mut magic = [0u8; 8];
-        input.read_exact(&mut magic)?;
-        if &magic != STATE_MAGIC {
-            return Err(bad("not a saved search"));
-        }
-        let mut side = [0u8; 1];
-        input.read_exact(&mut side)?;
-        if side[0] != side_code(self.attacker) {
+        if read_attacker(&mut input)? != self.attacker {
             return Err(bad("saved for the other side"));
         }
         let mut word = [0u8; 8];
