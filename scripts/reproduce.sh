@@ -276,9 +276,9 @@ fi
 # at each of its positions, OPEN_PARALLEL at once (default 2, one per core), each saved in
 # $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
-# Ctrl-C. OPEN_MEMORY (MiB a search, default 1024) and OPEN_MAX_NODES (a search and a run)
-# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top of from that saved
-# search (solve --from-search). `fanorona solve --positions FILE --only black --state DIR
+# Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default 1024) and OPEN_MAX_NODES (a
+# search and a run) bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top
+# of from that saved search (solve --from-search). `fanorona solve --positions FILE --only black --state DIR
 # --status` shows where each search stands.
 open_question() { # open_question FILE
     local file=$1

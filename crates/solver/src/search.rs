@@ -56,7 +56,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-pub use transposition::KEPT_FOR_GOOD;
+pub use transposition::{table_bytes, KEPT_FOR_GOOD};
 use transposition::{Stored, TranspositionTable};
 
 /// Hash maps keyed by positions, with a fast multiplicative hasher (the default SipHash cost a

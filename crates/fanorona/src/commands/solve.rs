@@ -68,8 +68,9 @@ pub struct SolveArgs {
     /// Give up after this many nodes per search.
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     max_nodes: u64,
-    /// Transposition table size per search, in MiB (a search can take up to six times this
-    /// while it closes holds, and more while a certificate is read off its proof).
+    /// Transposition table size per search, in MiB, rounded down to a power of two (1536 gives
+    /// 1024; a note says so). A search can take up to six times this while it closes holds,
+    /// and more while a certificate is read off its proof.
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// Memory per search, in MiB, for the positions its closures prove held (default: an eighth
@@ -356,6 +357,9 @@ impl SolveArgs {
         if self.memory == 0 {
             return Err(CliError::Input("--memory must be at least 1 (MiB)".into()));
         }
+        if let Some(note) = self.memory_rounding_note() {
+            eprintln!("{note}");
+        }
         self.check_from_search()?;
         self.make_directories()?;
         // Ctrl-C, SIGTERM and SIGHUP stop the searches cleanly (and save them with --state).
@@ -586,10 +590,29 @@ impl SolveArgs {
     /// The most bytes one search may take: `SEARCH_MEMORY_FACTOR` times --memory, with more
     /// for a held set larger than the default (twice its bytes: it doubles as it grows).
     fn search_memory(&self) -> u64 {
-        let table = (self.memory as u64) << 20;
+        let table = self.table_bytes() as u64;
         let default_held = self.held_bytes_with(None);
         let more_held = self.held_bytes().saturating_sub(default_held);
         SEARCH_MEMORY_FACTOR * table + 2 * more_held
+    }
+
+    /// The bytes each search's transposition table takes: --memory rounded down to a power
+    /// of two.
+    fn table_bytes(&self) -> usize {
+        fanorona_solver::search::table_bytes(self.memory << 20)
+    }
+
+    /// A note where --memory is not what the tables take, so that a user who asks for 1536
+    /// MiB is not left believing the search has it.
+    fn memory_rounding_note(&self) -> Option<String> {
+        let taken = self.table_bytes() >> 20;
+        (taken != self.memory).then(|| {
+            format!(
+                "note: --memory {}: each search's table takes {taken} MiB (the largest power \
+                 of two that fits)",
+                self.memory
+            )
+        })
     }
 
     /// The bytes of a search's held set (see [`Limits::held_bytes`]).
@@ -602,7 +625,7 @@ impl SolveArgs {
             held_memory,
             ..Limits::default()
         };
-        limits.held_bytes(self.memory << 20) as u64
+        limits.held_bytes(self.table_bytes()) as u64
     }
 
     /// `--harvest DIR`: the certificates of the settled subtrees of the saved search.
@@ -663,7 +686,7 @@ impl SolveArgs {
             return;
         };
         // A save is the table and the held set, 16 bytes a position: half its memory.
-        let save_bytes = ((self.memory as u64) << 20) + self.held_bytes() / 2;
+        let save_bytes = self.table_bytes() as u64 + self.held_bytes() / 2;
         if let Some(warning) = free_bytes(directory)
             .and_then(|free| space_warning(directory, free, at_once, save_bytes))
         {
@@ -1333,6 +1356,24 @@ mod tests {
         assert_eq!(default_held.search_memory(), 6 * 1024 * mib);
         let larger = solve_args(&["--memory", "1024", "--held-memory", "2048"]);
         assert_eq!(larger.search_memory(), (6 * 1024 + 2 * (2048 - 128)) * mib);
+    }
+
+    #[test]
+    fn a_memory_not_a_power_of_two_is_noted_and_budgeted_as_taken() {
+        let mib = 1u64 << 20;
+        assert_eq!(
+            solve_args(&["--memory", "2048"]).memory_rounding_note(),
+            None
+        );
+        let odd = solve_args(&["--memory", "1536"]);
+        let note = odd
+            .memory_rounding_note()
+            .expect("1536 MiB is not a power of two");
+        assert!(
+            note.contains("--memory 1536") && note.contains("1024 MiB"),
+            "{note}"
+        );
+        assert_eq!(odd.search_memory(), 6 * 1024 * mib);
     }
 
     #[test]

@@ -74,14 +74,25 @@ pub(super) fn unresolved_with_work_in(
     })
 }
 
+/// The buckets of a table of at most `bytes` (at least one): the largest power of two that
+/// fits, since a bucket is named by the lower bits of a position's hash.
+fn buckets_in(bytes: usize) -> usize {
+    let wanted = (bytes / std::mem::size_of::<Slot>()).max(2);
+    1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros())
+}
+
+/// The bytes a transposition table given `bytes` takes: `bytes` rounded down to a power of
+/// two (at least one bucket), so that a caller can say what it gets.
+pub fn table_bytes(bytes: usize) -> usize {
+    buckets_in(bytes) * 2 * std::mem::size_of::<Slot>()
+}
+
 /// How many slots [`TranspositionTable::parts`] puts in one run.
 const SLOTS_PER_PART: usize = 1 << 20;
 
 impl TranspositionTable {
     pub(super) fn new(bytes: usize) -> TranspositionTable {
-        let wanted = (bytes / std::mem::size_of::<Slot>()).max(2);
-        // The largest power of two of buckets that fits.
-        let buckets = 1usize << (usize::BITS - 1 - (wanted / 2).max(1).leading_zeros());
+        let buckets = buckets_in(bytes);
         TranspositionTable {
             slots: ZeroedMemory::new(buckets * 2),
             mask: buckets - 1,
@@ -240,6 +251,20 @@ mod tests {
             proof: 3,
             disproof: 4,
             extra: 0,
+        }
+    }
+
+    #[test]
+    fn a_table_is_rounded_down_to_a_power_of_two_and_says_so() {
+        let mib = 1usize << 20;
+        assert_eq!(table_bytes(1024 * mib), 1024 * mib);
+        assert_eq!(table_bytes(1536 * mib), 1024 * mib);
+        assert_eq!(table_bytes(2047 * mib), 1024 * mib);
+        assert_eq!(table_bytes(2048 * mib), 2048 * mib);
+        // Never less than one bucket of two slots.
+        assert_eq!(table_bytes(1), 2 * std::mem::size_of::<Slot>());
+        for wanted in [1, 1000, 3 * mib + 5, 1536 * 1024] {
+            assert_eq!(TranspositionTable::new(wanted).bytes(), table_bytes(wanted));
         }
     }
 
