@@ -276,8 +276,9 @@ fi
 # at each of its positions, OPEN_PARALLEL at once (default 2, one per core), each saved in
 # $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
-# Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default 1024) and OPEN_MAX_NODES (a
-# search and a run) bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top
+# Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default 1024), OPEN_HELD_MEMORY (MiB
+# for its held positions, default an eighth of that) and OPEN_MAX_NODES (a search and a run)
+# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top
 # of from that saved search (solve --from-search). `fanorona solve --positions FILE --only black --state DIR
 # --status` shows where each search stands.
 open_question() { # open_question FILE
@@ -334,10 +335,13 @@ open_question() { # open_question FILE
     # A file split from a position searched before (such as d3-e3W-e5-d4A) starts, where
     # neither has its search, from that position's saved search: OPEN_FROM_SEARCH=FILE.
     [ -z "${OPEN_FROM_SEARCH:-}" ] || tops+=(--from-search "$OPEN_FROM_SEARCH")
+    # OPEN_HELD_MEMORY=MiB: a larger set of held positions than an eighth of OPEN_MEMORY.
+    local held=()
+    [ -z "${OPEN_HELD_MEMORY:-}" ] || held=(--held-memory "$OPEN_HELD_MEMORY")
     step "$file: can Black force a win? (state in $state, certificates in $certificates)"
     if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
-        --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
+        "${held[@]}" --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
         "${tops[@]}" --certificate "$certificates" --json; then
         echo "not settled yet: run the same command again to go on" >&2
         exit 1
