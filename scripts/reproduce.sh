@@ -278,9 +278,9 @@ fi
 # settles. Every step goes on where it stopped: run the same command again after a stop or a
 # Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default 1024), OPEN_HELD_MEMORY (MiB
 # for its held positions, default an eighth of that) and OPEN_MAX_NODES (a search and a run)
-# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top
-# of from that saved search (solve --from-search). `fanorona solve --positions FILE --only black --state DIR
-# --status` shows where each search stands.
+# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top of from that
+# saved search (solve --from-search). `fanorona solve --positions FILE --only black --state
+# DIR --status` shows where each search stands.
 open_question() { # open_question FILE
     local file=$1
     [ -f "$file" ] || file=data/open/${1%.txt}.txt
@@ -341,8 +341,8 @@ open_question() { # open_question FILE
     step "$file: can Black force a win? (state in $state, certificates in $certificates)"
     if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
-        "${held[@]}" --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" --save-every 10 \
-        "${tops[@]}" --certificate "$certificates" --json; then
+        "${held[@]}" --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" \
+        --save-every 10 "${tops[@]}" --certificate "$certificates" --json; then
         echo "not settled yet: run the same command again to go on" >&2
         exit 1
     fi

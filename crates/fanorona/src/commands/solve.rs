@@ -74,7 +74,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// Memory per search, in MiB, for the positions its closures prove held (default: an eighth
-    /// of --memory; about 32 bytes a position). A long search whose closures each hold about
+    /// of the table, --memory rounded down; about 32 bytes a position). A long search whose closures each hold about
     /// as many as it keeps forgets holds it needs and finds them again: give it more.
     #[arg(long, value_name = "MiB")]
     held_memory: Option<usize>,
@@ -587,7 +587,7 @@ impl SolveArgs {
         })
     }
 
-    /// The most bytes one search may take: `SEARCH_MEMORY_FACTOR` times --memory, with more
+    /// The most bytes one search may take: `SEARCH_MEMORY_FACTOR` times its table, with more
     /// for a held set larger than the default (twice its bytes: it doubles as it grows).
     fn search_memory(&self) -> u64 {
         let table = self.table_bytes() as u64;

@@ -255,7 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn a_table_is_rounded_down_to_a_power_of_two_and_says_so() {
+    fn a_table_is_rounded_down_to_a_power_of_two() {
         let mib = 1usize << 20;
         assert_eq!(table_bytes(1024 * mib), 1024 * mib);
         assert_eq!(table_bytes(1536 * mib), 1024 * mib);
