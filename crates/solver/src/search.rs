@@ -184,6 +184,11 @@ pub struct Search<'a> {
     /// Disproofs that rely on the path: per position, (length, hash) of the stretch of path
     /// above it that they relied on.
     path_dependent: PathDependent,
+    /// How many children a kept path-dependent disproof answered since the last note of the
+    /// root's numbers, and how often the full store was emptied this run (what a larger
+    /// store might be worth: for the progress notes).
+    path_dependent_met: AtomicU64,
+    path_dependent_emptied: u64,
     /// Bit filters in front of `path_dependent` and `held` (see [`filters`]).
     filters: Filters,
     /// Positions that count as failures for the attacker like repetitions (at depth 0), for
@@ -355,6 +360,8 @@ impl<'a> Search<'a> {
             path_prefix: Vec::new(),
             powers: vec![1],
             path_dependent: PathDependent::new(),
+            path_dependent_met: AtomicU64::new(0),
+            path_dependent_emptied: 0,
             covered: FastSet::default(),
             pinned: PositionMap::new(),
             pinned_proofs_only: false,
@@ -874,6 +881,7 @@ impl<'a> Search<'a> {
         let stored = self.stored(position, hash);
         if stored.is_none_or(|slot| slot.proof != 0 && slot.disproof != 0) {
             if let Some(depth) = self.path_dependent_disproof(position, hash) {
+                self.path_dependent_met.fetch_add(1, Ordering::Relaxed);
                 return Numbers {
                     extra: depth,
                     ..Numbers::DISPROVEN
@@ -1118,6 +1126,7 @@ impl<'a> Search<'a> {
     fn remember_path_dependent(&mut self, position: &Position, relied: u32) {
         if self.path_dependent.len() >= filters::PATH_DEPENDENT_ENTRIES {
             self.forget_path_dependent();
+            self.path_dependent_emptied += 1;
         }
         self.filters
             .mark_path_dependent(self.filters.place(position));
@@ -1281,6 +1290,20 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The path-dependent store's size, how often it was emptied and how many children it
+    /// answered since the last call, for a note.
+    fn take_path_dependent_note(&self) -> String {
+        format!(
+            "path-dependent disproofs kept: {} for {} positions (emptied at {}, {} times this \
+             run), children they answered since the last note: {}",
+            self.path_dependent.len(),
+            self.path_dependent.positions_count(),
+            filters::PATH_DEPENDENT_ENTRIES,
+            self.path_dependent_emptied,
+            self.path_dependent_met.swap(0, Ordering::Relaxed)
+        )
+    }
+
     /// Whether the search was asked to stop (an interrupt).
     fn stop_requested(&self) -> bool {
         self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
@@ -1302,15 +1325,12 @@ impl<'a> Search<'a> {
                     .collect();
                 self.progress.note(&format!(
                     "can {:?} force a win? {} nodes; at the root, proof number {proof}, \
-                     disproof number {disproof} (on the path below it: {}){}; \
-                     path-dependent disproofs kept: {} for {} positions (emptied at {})",
+                     disproof number {disproof} (on the path below it: {}){}; {}",
                     self.attacker,
                     self.nodes,
                     plies.join(", "),
                     self.take_held_met(),
-                    self.path_dependent.len(),
-                    self.path_dependent.positions_count(),
-                    filters::PATH_DEPENDENT_ENTRIES
+                    self.take_path_dependent_note()
                 ));
             }
             if self.stop_requested() {
@@ -1416,6 +1436,39 @@ mod tests {
             ..Limits::default()
         };
         search_on(board, Color::White, limits)
+    }
+
+    #[test]
+    fn children_a_path_dependent_disproof_answers_are_counted_until_noted() {
+        let board = Board::standard();
+        let limits = Limits {
+            nodes: 0,
+            memory: 1 << 20,
+            ..Limits::default()
+        };
+        let mut search = search_on(&board, Color::White, limits);
+        let mut seed = 5;
+        let above = Position::random_placement(&board, 8, 8, &mut seed);
+        let child = Position::random_placement(&board, 8, 7, &mut seed);
+        // Disproven below `above` as the path: a repetition of `above` relied on.
+        search.push_path_hash(&above);
+        search.remember_path_dependent(&child, 0);
+        assert!(search.first_look(&child, hash(&child)).is_disproven());
+        assert!(search.first_look(&child, hash(&child)).is_disproven());
+        let note = search.take_path_dependent_note();
+        assert!(
+            note.ends_with(
+                "(emptied at 4194304, 0 times this run), children they answered \
+                            since the last note: 2"
+            ),
+            "{note}"
+        );
+        assert!(
+            search
+                .take_path_dependent_note()
+                .ends_with("since the last note: 0"),
+            "counted afresh after each note"
+        );
     }
 
     #[test]
