@@ -1438,15 +1438,20 @@ mod tests {
         search_on(board, Color::White, limits)
     }
 
-    #[test]
-    fn children_a_path_dependent_disproof_answers_are_counted_until_noted() {
-        let board = Board::standard();
+    /// A search for White that searches nothing: for what its notes count.
+    fn unsearching(board: &Board) -> Search<'_> {
         let limits = Limits {
             nodes: 0,
             memory: 1 << 20,
             ..Limits::default()
         };
-        let mut search = search_on(&board, Color::White, limits);
+        search_on(board, Color::White, limits)
+    }
+
+    #[test]
+    fn children_a_path_dependent_disproof_answers_are_counted_until_noted() {
+        let board = Board::standard();
+        let mut search = unsearching(&board);
         let mut seed = 5;
         let above = Position::random_placement(&board, 8, 8, &mut seed);
         let child = Position::random_placement(&board, 8, 7, &mut seed);
@@ -1474,12 +1479,7 @@ mod tests {
     #[test]
     fn held_children_met_are_counted_by_stones_until_noted() {
         let board = Board::standard();
-        let limits = Limits {
-            nodes: 0,
-            memory: 1 << 20,
-            ..Limits::default()
-        };
-        let mut search = search_on(&board, Color::White, limits);
+        let mut search = unsearching(&board);
         let mut seed = 3;
         let held = Position::random_placement(&board, 4, 5, &mut seed);
         let other = Position::random_placement(&board, 3, 3, &mut seed);

@@ -74,8 +74,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MiB", default_value_t = 1024)]
     memory: usize,
     /// Memory per search, in MiB, for the positions its closures prove held (default: an eighth
-    /// of the table, --memory rounded down; about 32 bytes a position). A long search whose closures each hold about
-    /// as many as it keeps forgets holds it needs and finds them again: give it more.
+    /// of the table, --memory rounded down; about 32 bytes a position). A long search whose
+    /// closures each hold about as many as it keeps forgets holds it needs and finds them
+    /// again: give it more.
     #[arg(long, value_name = "MiB")]
     held_memory: Option<usize>,
     /// How the numbers that add up over a node's children are counted: "sum" (standard proof
