@@ -288,6 +288,11 @@ open_question() { # open_question FILE
         echo "open: no file '$1' (data/open holds: $(cd data/open && echo *.txt))" >&2
         exit 2
     }
+    # A saved search to start from that is not there is refused now, not after hours of builds.
+    [ -z "${OPEN_FROM_SEARCH:-}" ] || [ -f "$OPEN_FROM_SEARCH" ] || {
+        echo "open: OPEN_FROM_SEARCH: no file '$OPEN_FROM_SEARCH'" >&2
+        exit 2
+    }
     local name state certificates
     name=$(basename "$file" .txt)
     state=${STATE:-state}/open-$name
