@@ -245,9 +245,15 @@ fn the_tops_kept_in_data_are_saved_searches_of_their_open_points() {
             "--status",
             "--json",
         ]);
+        // A file of several positions reports each under "turns"; a file of one, that
+        // position's status alone.
+        let points: Vec<&Value> = match status["turns"].as_array() {
+            Some(turns) => turns.iter().map(|point| &point["status"]).collect(),
+            None => vec![&status],
+        };
         let mut found: Vec<String> = Vec::new();
-        for point in status["turns"].as_array().unwrap() {
-            for search in point["status"]["searches"].as_array().unwrap() {
+        for point in points {
+            for search in point["searches"].as_array().unwrap() {
                 if search["saved"] != true {
                     continue;
                 }
