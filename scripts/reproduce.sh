@@ -20,10 +20,11 @@
 #   scripts/reproduce.sh left-right TURN   # Black's search after one of White's first moves
 #                                # there (e.g. e4-e3W, a Black win: 20 minutes over the
 #                                # 8-stone layer, about an hour over less), resumable
-#   scripts/reproduce.sh open FILE   # one of the open questions of data/open (e.g.
-#                                # d3-e3W-held-if-both): the tables its searches use, then
-#                                # Black's search at each of its positions: hours, resumable
-#   scripts/reproduce.sh open-top FILE   # the tops of its saved searches into data/open/top
+#   scripts/reproduce.sh open FILE[:LINE,…]…   # open questions of data/open (e.g.
+#                                # d3-e3W-held-if-both): the tables their searches use, then
+#                                # Black's search at each of their positions (or those lines
+#                                # alone), all in one run: hours, resumable
+#   scripts/reproduce.sh open-top FILE…   # the tops of their saved searches into data/open/top
 #                                # (to commit: a lost machine's searches start there)
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
 #                                # (N = 11 … 21), no published values: about an hour (see below)
@@ -49,6 +50,8 @@ set -euo pipefail
 # file during a run would otherwise change the rest of that run's commands under it.
 {
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/open-questions.sh
+source scripts/open-questions.sh
 
 mode=${1:-quick}
 tables=${TABLES:-tables}
@@ -266,37 +269,37 @@ if [ "$mode" = nine-stones ]; then
     exit
 fi
 
-# One of the open questions kept in data/open (FILE: its path, or its name such as
-# d3-e3W-held-if-both), as far as it goes. First the tables its searches use, each built where
+# The open questions kept in data/open (each FILE: its path, or its name such as
+# d3-e3W-held-if-both; FILE:LINE,LINE… only the positions at those lines of it), as far as they
+# go. First the tables their searches use, each built where
 # missing: the 8-stone layer (34 GB), then the 9-stone systems of OPEN_NINE (default all four,
 # 1v8 2v7 5v4 3v6, about 7 hours on 2 cores from nothing; not verified here, see nine-stones),
 # values alone. 5v4 + 4v5 goes before 3v6 + 6v3: a build holds two states at its peak (30 GB
 # for 5v4 + 4v5, 20 GB for 3v6 + 6v3), so the larger one built beside fewer finished value
 # files needs 73 GB of disk at the most instead of 79. Then "can Black force a win?" (the question of every file there)
-# at each of its positions, OPEN_PARALLEL at once (default 2, one per core), each saved in
-# $STATE/open-NAME as it goes and its certificate written to $proofs/open-NAME/ where it
-# settles. Every step goes on where it stopped: run the same command again after a stop or a
-# Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default 1024), OPEN_HELD_MEMORY (MiB
-# for its held positions, default an eighth of that) and OPEN_MAX_NODES (a search and a run)
-# bound it; OPEN_FROM_SEARCH=FILE starts the searches it has no state or top of from that
-# saved search (solve --from-search). `fanorona solve --positions FILE --only black --state
-# DIR --status` shows where each search stands.
-open_question() { # open_question FILE
-    local file=$1
-    [ -f "$file" ] || file=data/open/${1%.txt}.txt
-    [ -f "$file" ] || {
-        echo "open: no file '$1' (data/open holds: $(cd data/open && echo *.txt))" >&2
-        exit 2
-    }
+# at each of their positions, all in one run over one copy of the tables, OPEN_PARALLEL at once
+# (default 2, one per core; the rest wait for a search to settle or reach OPEN_MAX_NODES), each
+# saved in $STATE/open as it goes (saved searches are named by position, so every question
+# shares the folder) and its certificate written to $proofs/open-NAME/line-N.proof where it
+# settles (N: the line of its own file). Every step goes on where it stopped: run the same
+# command again after a stop or a Ctrl-C. OPEN_MEMORY (MiB a search, a power of two, default
+# 1024), OPEN_HELD_MEMORY (MiB for its held positions, default an eighth of that) and
+# OPEN_MAX_NODES (a search and a run) bound it; OPEN_FROM_SEARCH=FILE starts the searches it has
+# no state or top of from that saved search (solve --from-search). `fanorona solve --positions
+# FILE --only black --state $STATE/open --status` shows where each search stands.
+open_questions() { # open_questions FILE[:LINE,…]…
     # A saved search to start from that is not there is refused now, not after hours of builds.
     [ -z "${OPEN_FROM_SEARCH:-}" ] || [ -f "$OPEN_FROM_SEARCH" ] || {
         echo "open: OPEN_FROM_SEARCH: no file '$OPEN_FROM_SEARCH'" >&2
         exit 2
     }
-    local name state certificates
-    name=$(basename "$file" .txt)
-    state=${STATE:-state}/open-$name
-    certificates=$proofs/open-$name
+    # One positions file of them all (see open_positions_together in open-questions.sh).
+    open_run=$(mktemp -d "$proofs/.open-run.XXXXXX")
+    trap 'rm -rf "$open_run"' EXIT # until the search: a refusal or failed check leaves nothing
+    local together=$open_run/positions.txt
+    open_positions_together "$open_run" "$@" || exit 2
+    local state=${STATE:-state}/open
+    open_shared_state "$state" "${STATE:-state}" "${open_names[@]}"
     local nine system derive=()
     read -r -a nine <<<"${OPEN_NINE:-1v8 2v7 5v4 3v6}"
     # Where every recorded table of up to 9 stones is here as recorded (the trailers' checksums, read in a
@@ -334,44 +337,69 @@ open_question() { # open_question FILE
     local derived=()
     [ ${#derive[@]} -eq 0 ] || derived=(--derive "$(IFS=,; echo "${derive[*]}")")
     # A search that $state has lost starts from its top kept in data/open/top/NAME, if any
-    # (see open-top below).
-    local tops=()
-    [ -d "data/open/top/$name" ] && tops=(--from-top "data/open/top/$name")
+    # (see open-top below): the tops of every file asked for, linked into one folder.
+    local tops=() name top
+    mkdir "$open_run/tops"
+    for name in "${open_names[@]}"; do
+        for top in data/open/top/"$name"/*.dfpn; do
+            [ ! -e "$top" ] || ln -sf "$PWD/$top" "$open_run/tops/"
+        done
+    done
+    tops=(--from-top "$open_run/tops")
     # A file split from a position searched before (such as d3-e3W-e5-d4A) starts, where
     # neither has its search, from that position's saved search: OPEN_FROM_SEARCH=FILE.
     [ -z "${OPEN_FROM_SEARCH:-}" ] || tops+=(--from-search "$OPEN_FROM_SEARCH")
     # OPEN_HELD_MEMORY=MiB: a larger set of held positions than an eighth of OPEN_MEMORY.
     local held=()
     [ -z "${OPEN_HELD_MEMORY:-}" ] || held=(--held-memory "$OPEN_HELD_MEMORY")
-    step "$file: can Black force a win? (state in $state, certificates in $certificates)"
-    if ! "$bin" solve --positions "$file" --only black --parallel "${OPEN_PARALLEL:-2}" \
+    step "$*: can Black force a win? (state in $state, certificates in $proofs/open-NAME)"
+    # The search runs in the background so that a stop of this shell (Ctrl-C, SIGTERM, SIGHUP)
+    # is passed on to it: it saves and exits, and this shell waits for it (`wait` returns early
+    # when a signal comes), then files the certificates written so far under their own files.
+    "$bin" solve --positions "$together" --only black --parallel "${OPEN_PARALLEL:-2}" \
         --tables "$tables" "${derived[@]}" --memory "${OPEN_MEMORY:-1024}" \
         "${held[@]}" --max-nodes "${OPEN_MAX_NODES:-20000000000}" --state "$state" \
-        --save-every 10 "${tops[@]}" --certificate "$certificates" --json; then
+        --save-every 10 "${tops[@]}" --certificate "$open_run" --json &
+    local search=$! status=0
+    trap - EXIT # its certificates are filed below, whatever comes
+    trap 'kill -TERM $search 2>/dev/null || true' INT TERM HUP
+    while :; do
+        wait "$search" && status=0 || status=$?
+        kill -0 "$search" 2>/dev/null || break
+    done
+    trap - INT TERM HUP
+    local settled=yes
+    [ "$status" -eq 0 ] || settled=no
+    file_certificates "$open_run" "$proofs"
+    if [ $settled = no ]; then
         echo "not settled yet: run the same command again to go on" >&2
         exit 1
     fi
 }
 
-# The tops of the searches of an open question saved in $STATE/open-NAME (their costliest
+# The tops of the searches of open questions saved in $STATE/open (their costliest
 # positions, 8 MiB each: `solve --write-top`), written into data/open/top/NAME to be
 # committed, so that a machine that loses its saved searches goes on from them.
-open_tops() { # open_tops FILE
-    local file=$1
-    [ -f "$file" ] || file=data/open/${1%.txt}.txt
-    local name
-    name=$(basename "$file" .txt)
-    "$bin" solve --positions "$file" --only black --state "${STATE:-state}/open-$name" \
-        --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-65536}"
+open_tops() { # open_tops FILE…
+    local spec file name
+    for spec in "$@"; do
+        file=$(open_file "$spec") || exit 2
+        name=$(basename "$file" .txt)
+        open_shared_state "${STATE:-state}/open" "${STATE:-state}" "$name"
+        "$bin" solve --positions "$file" --only black --state "${STATE:-state}/open" \
+            --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-65536}"
+    done
 }
 
 if [ "$mode" = open-top ]; then
-    open_tops "${2:?open-top needs a file of data/open, e.g. d3-e3W-last}"
+    shift
+    open_tops "${@:?open-top needs a file of data/open, e.g. d3-e3W-last}"
     exit
 fi
 
 if [ "$mode" = open ]; then
-    open_question "${2:?open needs a file of data/open, e.g. d3-e3W-held-if-both}"
+    shift
+    open_questions "${@:?open needs a file of data/open, e.g. d3-e3W-held-if-both}"
     exit
 fi
 
