@@ -57,7 +57,7 @@ open_positions_together() {
 # of RUN/positions.txt) moved to PROOFS/open-NAME/line-N.proof, N the line of their own file;
 # RUN removed when nothing else is left in it.
 file_certificates() {
-    local run=$1 proofs=$2 proof line i name
+    local run=$1 proofs=$2 proof line i filed
     for proof in "$run"/line-*.proof; do
         [ -e "$proof" ] || continue
         line=${proof##*/line-}
@@ -65,10 +65,10 @@ file_certificates() {
         for i in "${!open_names[@]}"; do
             if [ "$line" -gt "${open_offsets[i]}" ] &&
                 [ "$line" -le $((open_offsets[i] + open_counts[i])) ]; then
-                name=${open_names[i]}
-                mkdir -p "$proofs/open-$name"
-                mv "$proof" "$proofs/open-$name/line-$((line - open_offsets[i])).proof"
-                echo "open: certificate of line $((line - open_offsets[i])) of $name: $proofs/open-$name/line-$((line - open_offsets[i])).proof" >&2
+                filed=$proofs/open-${open_names[i]}/line-$((line - open_offsets[i])).proof
+                mkdir -p "${filed%/*}"
+                mv "$proof" "$filed"
+                echo "open: certificate of line $((line - open_offsets[i])) of ${open_names[i]}: $filed" >&2
             fi
         done
     done

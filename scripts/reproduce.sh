@@ -368,13 +368,11 @@ open_questions() { # open_questions FILE[:LINE,…]…
         kill -0 "$search" 2>/dev/null || break
     done
     trap - INT TERM HUP
-    local settled=yes
-    [ "$status" -eq 0 ] || settled=no
     file_certificates "$open_run" "$proofs"
-    if [ $settled = no ]; then
+    [ "$status" -eq 0 ] || {
         echo "not settled yet: run the same command again to go on" >&2
         exit 1
-    fi
+    }
 }
 
 # The tops of the searches of open questions saved in $STATE/open (their costliest
