@@ -2019,7 +2019,29 @@ fn status_of_each_turn_reads_back_their_saved_searches() {
     let turns = each["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 2);
     assert_eq!(turns[0]["notation"], "b2-c3A");
-    assert_eq!(turns[0]["status"]["searches"][0]["saved"], true);
+    let saved = &turns[0]["status"]["searches"][0];
+    assert_eq!(saved["saved"], true);
+    assert!(Path::new(saved["file"].as_str().unwrap()).is_file());
+    // Without --only, White's search (never run) is named by the file it would be saved as.
+    let without_only: Vec<&str> = pair
+        .iter()
+        .copied()
+        .filter(|a| !["--only", "black"].contains(a))
+        .collect();
+    let both = json(&[&without_only[..], &["--status", "--json"]].concat());
+    let searches = both["turns"][0]["status"]["searches"].as_array().unwrap();
+    let white = searches.iter().find(|s| s["attacker"] == "white").unwrap();
+    assert_eq!(white["saved"], false);
+    let would_be = Path::new(white["file"].as_str().unwrap());
+    assert!(!would_be.exists());
+    assert_eq!(
+        would_be.parent(),
+        Path::new(saved["file"].as_str().unwrap()).parent()
+    );
+    assert!(
+        would_be.to_str().unwrap().ends_with("-white.dfpn"),
+        "{would_be:?}"
+    );
 }
 
 #[test]

@@ -59,8 +59,8 @@ pub use record::{recorded_tables, RecordError, RecordedTable};
 pub use run_lock::{LockError, RunLock};
 pub use search::{Counting, Limits, Outcome, Search};
 pub use solve::{
-    remove_saved_searches, saved_search, solve, write_top, LineStep, SavedSearch, Solution,
-    SolveError, SolveSetup, MATERIAL_STONES,
+    remove_saved_searches, saved_search, solve, state_file, write_top, LineStep, SavedSearch,
+    Solution, SolveError, SolveSetup, MATERIAL_STONES,
 };
 pub use split::{split, take_into_store, Found, Split, SplitPosition, SplitSetup, SplitTurn};
 pub use tables::{

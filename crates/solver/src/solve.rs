@@ -350,7 +350,7 @@ fn lock_saved_searches(setup: &SolveSetup, root: &Position) -> Result<Vec<RunLoc
 }
 
 /// The file that keeps the search of `attacker` from `root` between runs.
-pub(crate) fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
+pub fn state_file(directory: &Path, root: &Position, attacker: Color) -> PathBuf {
     let side = attacker.name();
     directory.join(format!("{:016x}-{side}.dfpn", fanorona_engine::hash(root)))
 }

@@ -3,7 +3,7 @@
 
 use crate::output::{print_json, CliError};
 use fanorona_engine::{format_position, format_turn, turns, Board, Color, Position, Rules};
-use fanorona_solver::{saved_search, LineStep, Material, SavedSearch, MATERIAL_STONES};
+use fanorona_solver::{saved_search, state_file, LineStep, Material, SavedSearch, MATERIAL_STONES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,6 +19,7 @@ struct StatusReport {
 struct SearchStatus {
     /// "can this side force a win?"
     attacker: &'static str,
+    /// The file the search is saved in, or would be: it may not exist yet.
     file: String,
     /// Whether a saved search was found (the rest is empty if not).
     saved: bool,
@@ -253,7 +254,7 @@ fn search_status(
     let Some(saved) = saved else {
         return SearchStatus {
             attacker: side.name(),
-            file: directory.display().to_string(),
+            file: state_file(directory, position, side).display().to_string(),
             saved: false,
             nodes: 0,
             root: None,
@@ -336,7 +337,7 @@ fn print_human(report: &StatusReport) {
     for search in &report.searches {
         if !search.saved {
             println!(
-                "can {} force a win? no saved search in {}",
+                "can {} force a win? no saved search ({} not found)",
                 search.attacker, search.file
             );
             continue;
