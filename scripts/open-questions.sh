@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The bookkeeping of `scripts/reproduce.sh open` (which sources this file): several files of
-# data/open searched in one run, and each certificate filed under its own file and line.
+# data/open searched in one run, and each certificate filed under its own file and line; and
+# of `reproduce.sh open-split`: a split store of data/open/split-store unpacked and packed.
 # Tested by crates/fanorona/tests/open_script.rs.
 
 # open_file FILE: the path of a file of data/open, given as its path or its name.
@@ -95,4 +96,75 @@ open_shared_state() {
         done
         rmdir "$state/open-$name" 2>/dev/null || true
     done
+}
+
+# The split stores of data/open/split-store: an open question answered by `solve --split`,
+# whose store (every answer and certificate it has settled: kilobytes, where a saved search is
+# a gigabyte) is kept in git as NAME.tar.gz, beside NAME.txt, the position it splits (its one
+# line that is neither blank nor a comment). Used by `scripts/reproduce.sh open-split`.
+
+# split_store_position NAME: the position of data/open/split-store/NAME.txt.
+split_store_position() {
+    local file=data/open/split-store/${1%.txt}.txt positions
+    [ -f "$file" ] || {
+        echo "open-split: no file '$file' (data/open/split-store holds: $(cd data/open/split-store 2>/dev/null && echo *.txt))" >&2
+        return 2
+    }
+    positions=$(grep -vE '^[[:space:]]*(#|$)' "$file" || true)
+    [ -n "$positions" ] && [ "$(printf '%s\n' "$positions" | wc -l)" -eq 1 ] || {
+        echo "open-split: $file must hold one position (one line that is neither blank nor a comment)" >&2
+        return 2
+    }
+    echo "$positions"
+}
+
+# split_store_unpack NAME DIR: DIR, the store a search goes on in, unpacked from
+# data/open/split-store/NAME.tar.gz (an empty store where there is none yet) unless DIR is
+# there already: a store in DIR holds whatever was settled since it was last packed. Unpacked
+# beside DIR and then renamed, so that a stop halfway leaves no half store behind.
+split_store_unpack() {
+    local archive=data/open/split-store/$1.tar.gz dir=$2
+    if [ -d "$dir" ]; then
+        echo "open-split: going on with the store in $dir" >&2
+        return
+    fi
+    rm -rf "$dir.unpacking"
+    mkdir -p "$dir.unpacking"
+    if [ -f "$archive" ]; then
+        # Its files lie one folder down (NAME/ or ./), whatever the folder was called.
+        tar xzf "$archive" -C "$dir.unpacking" --strip-components=1
+        echo "open-split: $archive unpacked into $dir" >&2
+    else
+        echo "open-split: no $archive yet: a new store in $dir" >&2
+    fi
+    mv "$dir.unpacking" "$dir"
+}
+
+# split_store_pack NAME DIR: the store in DIR packed into data/open/split-store/NAME.tar.gz,
+# to be committed: the same bytes for the same files (names sorted; no dates, owners or
+# modes of this machine), so that git sees a change only where the store changed. Written
+# beside it and then renamed, so that a stop halfway leaves the archive before it whole.
+split_store_pack() {
+    local archive=data/open/split-store/$1.tar.gz dir=$2
+    [ -d "$dir" ] || {
+        echo "open-split: no store in $dir to pack" >&2
+        return 2
+    }
+    tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=a+rX,u+w,go-w \
+        -cf - -C "$dir" . | gzip -n -9 >"$archive.packing"
+    mv "$archive.packing" "$archive"
+    echo "open-split: the store in $dir packed into $archive ($(find "$dir" -type f | wc -l) files, $(du -k "$archive" | cut -f1) KB)" >&2
+}
+
+# split_store_derive TABLES: the 9-stone materials to answer one ply on (solve --derive; see
+# open_questions in reproduce.sh), comma-separated: each of 2v7, 6v3 and 4v5 whose system is
+# whole in TABLES (both halves' files), so that the searches and the tables fit in memory.
+split_store_derive() {
+    local tables=$1 material other derive=()
+    for material in 2v7 6v3 4v5; do
+        other=${material#*v}v${material%v*}
+        [ -f "$tables/5x9-loss-$material.fnval" ] && [ -f "$tables/5x9-loss-$other.fnval" ] &&
+            derive+=("$material")
+    done
+    (IFS=,; echo "${derive[*]}")
 }

@@ -24,6 +24,8 @@
 #                                # d3-e3W-held-if-both): the tables their searches use, then
 #                                # Black's search at each of their positions (or those lines
 #                                # alone), all in one run: hours, resumable
+#   scripts/reproduce.sh open-split NAME [status]   # an open question answered by splitting,
+#                                # its store kept in data/open/split-store (see open_split)
 #   scripts/reproduce.sh open-top FILE…   # the tops of their saved searches into data/open/top
 #                                # (to commit: a lost machine's searches start there)
 #   scripts/reproduce.sh more-boards [BOARD[:STONES]…]   # the 3xN and Nx3 boards past nine
@@ -388,6 +390,60 @@ open_tops() { # open_tops FILE…
             --write-top "data/open/top/$name" --top-slots "${OPEN_TOP_SLOTS:-65536}"
     done
 }
+
+# An open question answered by splitting (`solve --split`), its store kept in git: "can Black
+# force a win?" at the position of data/open/split-store/NAME.txt, each open position after a
+# turn searched apart (SPLIT_MAX_NODES each, default 20 M), the one nearest to settling split
+# again, best first, up to SPLIT_DEPTH turns deep (default 24), SPLIT_PARALLEL at once (default
+# 1: a table build may hold the other core), SPLIT_MEMORY MiB each (default 1024). Tables:
+# those already in $tables (build them first, e.g. with `open`); the 9-stone systems whole
+# there are answered one ply on (split_store_derive). The store goes on in
+# $STATE/split-store/NAME, unpacked from data/open/split-store/NAME.tar.gz the first time;
+# when the run ends (settled, out of work at SPLIT_MAX_NODES, or stopped by Ctrl-C or SIGTERM:
+# run the same command to go on) it is packed back there, to be committed. A later run
+# searches again what was left open only with a larger SPLIT_MAX_NODES. `open-split NAME
+# status`: where the split stands, searching nothing.
+open_split() { # open_split NAME [status]
+    local name=${1%.txt} position store derive
+    position=$(split_store_position "$name") || exit 2
+    store=${STATE:-state}/split-store/$name
+    split_store_unpack "$name" "$store"
+    derive=$(split_store_derive "$tables")
+    local solve=(solve --position "$position" --split --only black --tables "$tables"
+        --split-depth "${SPLIT_DEPTH:-24}" --max-nodes "${SPLIT_MAX_NODES:-20000000}"
+        --memory "${SPLIT_MEMORY:-1024}" --parallel "${SPLIT_PARALLEL:-1}" --state "$store")
+    [ -z "$derive" ] || solve+=(--derive "$derive")
+    if [ "${2:-}" = status ]; then
+        "$bin" "${solve[@]}" --status
+        return
+    fi
+    [ -z "${2:-}" ] || {
+        echo "open-split: '$2' is not 'status'" >&2
+        exit 2
+    }
+    step "$name ($position): can Black force a win? split, the store in $store"
+    # As in open_questions: a stop of this shell is passed on to the search, which keeps what
+    # it has settled; the store is packed whatever came.
+    "$bin" "${solve[@]}" --json &
+    local search=$! status=0
+    trap 'kill -TERM $search 2>/dev/null || true' INT TERM HUP
+    while :; do
+        wait "$search" && status=0 || status=$?
+        kill -0 "$search" 2>/dev/null || break
+    done
+    trap - INT TERM HUP
+    split_store_pack "$name" "$store"
+    [ "$status" -eq 0 ] || {
+        echo "not settled yet: run the same command again to go on (a larger SPLIT_MAX_NODES searches the open positions again)" >&2
+        exit 1
+    }
+}
+
+if [ "$mode" = open-split ]; then
+    shift
+    open_split "${1:?open-split needs a store of data/open/split-store, e.g. d3-e3W-a4W-i3W}" "${2:-}"
+    exit
+fi
 
 if [ "$mode" = open-top ]; then
     shift

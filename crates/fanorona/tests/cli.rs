@@ -186,14 +186,11 @@ fn reported_positions(file: &str, no_tables: &Path) -> Vec<String> {
 
 #[test]
 fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them() {
-    // The .txt files: data/open/top holds the searches' tops (binary), not positions.
-    let mut files: Vec<_> = std::fs::read_dir(OPEN_POINTS)
-        .expect("data/open is there")
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|extension| extension == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 2, "{files:?}");
+    // The .txt files, those of the split stores too: data/open/top holds the searches' tops
+    // (binary), not positions.
+    let mut files = text_files(Path::new(OPEN_POINTS));
+    files.extend(text_files(&Path::new(OPEN_POINTS).join("split-store")));
+    assert!(files.len() >= 3, "{files:?}");
     let no_tables = scratch("open-points-no-tables");
     std::fs::create_dir_all(&no_tables).unwrap();
     for file in &files {
@@ -207,6 +204,74 @@ fn the_open_points_kept_in_data_are_reached_by_their_lines_and_solve_reads_them(
         let positions = reported_positions(file.to_str().unwrap(), &no_tables);
         let expected: Vec<&str> = points.iter().map(|(_, _, p)| p.as_str()).collect();
         assert_eq!(positions, expected, "{}", file.display());
+    }
+}
+
+/// The `.txt` files of `dir`, sorted.
+fn text_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The split stores kept in `data/open/split-store` (NAME.tar.gz, the answers and certificates
+/// of `solve --split`, beside NAME.txt, its position) unpack as `reproduce.sh open-split` does
+/// and read back as splits of that position: `--status` splits its root and recalls answers.
+#[test]
+fn the_split_stores_kept_in_data_read_back_as_splits_of_their_positions() {
+    let stores = Path::new(OPEN_POINTS).join("split-store");
+    let mut archives: Vec<_> = std::fs::read_dir(&stores)
+        .expect("data/open/split-store is there")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_str().unwrap().ends_with(".tar.gz"))
+        .collect();
+    archives.sort();
+    assert!(!archives.is_empty());
+    let no_tables = scratch("split-stores-no-tables");
+    std::fs::create_dir_all(&no_tables).unwrap();
+    for archive in &archives {
+        let name = archive.file_name().unwrap().to_str().unwrap();
+        let name = name.trim_end_matches(".tar.gz");
+        let text = std::fs::read_to_string(stores.join(format!("{name}.txt")))
+            .unwrap_or_else(|error| panic!("{name}.tar.gz has no {name}.txt: {error}"));
+        let points = open_points(&text);
+        assert_eq!(points.len(), 1, "{name}.txt: one position");
+        let position = &points[0].2;
+        let store = scratch(&format!("split-store-{name}"));
+        std::fs::create_dir_all(&store).unwrap();
+        let unpacked = std::process::Command::new("tar")
+            .arg("xzf")
+            .arg(archive)
+            .arg("-C")
+            .arg(&store)
+            .arg("--strip-components=1")
+            .status()
+            .expect("tar runs");
+        assert!(unpacked.success(), "{name}");
+        let status = json(&[
+            "solve",
+            "--position",
+            position,
+            "--split",
+            "--only",
+            "black",
+            "--tables",
+            no_tables.to_str().unwrap(),
+            "--state",
+            store.to_str().unwrap(),
+            "--status",
+            "--json",
+        ]);
+        assert_eq!(status["position"], position.as_str(), "{name}");
+        let question = &status["questions"][0];
+        assert_eq!(question["side"], "black", "{name}");
+        assert!(question["recalled"].as_u64().unwrap() > 0, "{name}");
+        let splits = question["split_positions"].as_array().unwrap();
+        assert!(!splits.is_empty(), "{name}: its root is split");
     }
 }
 

@@ -1,7 +1,9 @@
-//! The bookkeeping of `scripts/reproduce.sh open` (`scripts/open-questions.sh`): several files
-//! of data/open searched as one positions file, and each certificate the run writes filed under
-//! its own file and line. A certificate filed under the wrong line would name the wrong
-//! position, so the line arithmetic is tested here on small files, without tables.
+//! The bookkeeping of `scripts/reproduce.sh open` and `open-split`
+//! (`scripts/open-questions.sh`): several files of data/open searched as one positions file,
+//! each certificate the run writes filed under its own file and line, and the split stores of
+//! data/open/split-store unpacked and packed. A certificate filed under the wrong line would
+//! name the wrong position, so the line arithmetic is tested here on small files, without
+//! tables.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -130,4 +132,101 @@ fn searches_saved_per_question_before_move_into_the_shared_folder() {
         Some("b, older")
     );
     assert!(stderr(&output).contains("left where it is"));
+}
+
+/// `data/open/split-store/s.txt` (its position at line 3) in a fresh directory.
+fn split_store(name: &str) -> PathBuf {
+    let dir = questions(name);
+    fs::create_dir_all(dir.join("data/open/split-store")).unwrap();
+    fs::write(
+        dir.join("data/open/split-store/s.txt"),
+        "# a split question\n\nS3 w\n# after it\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_split_store_names_its_one_position_and_refuses_none_or_two() {
+    let dir = split_store("split-store-position");
+    let output = helpers(&dir, "split_store_position s");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "S3 w\n");
+    fs::write(dir.join("data/open/split-store/two.txt"), "A w\nB w\n").unwrap();
+    fs::write(dir.join("data/open/split-store/none.txt"), "# only\n\n").unwrap();
+    for (name, says) in [
+        ("nope", "no file 'data/open/split-store/nope.txt'"),
+        (
+            "two",
+            "data/open/split-store/two.txt must hold one position",
+        ),
+        (
+            "none",
+            "data/open/split-store/none.txt must hold one position",
+        ),
+    ] {
+        let output = helpers(&dir, &format!("split_store_position {name}"));
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(says),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_split_store_packs_to_the_same_bytes_and_unpacks_to_the_same_files() {
+    let dir = split_store("split-store-round-trip");
+    // A store as `solve --split` keeps it: answers and certificates in one folder.
+    for (file, text) in [("a-b-black.answer", "yes"), ("c-black.fnpack", "proof")] {
+        fs::create_dir_all(dir.join("state/s")).unwrap();
+        fs::write(dir.join("state/s").join(file), text).unwrap();
+    }
+    let pack = |store: &str| {
+        let output = helpers(&dir, &format!("split_store_pack s {store}"));
+        assert!(output.status.success(), "{}", stderr(&output));
+        fs::read(dir.join("data/open/split-store/s.tar.gz")).unwrap()
+    };
+    let packed = pack("state/s");
+    // Unpacked elsewhere: the same files, which pack to the same bytes (no dates or owners).
+    let output = helpers(&dir, "split_store_unpack s elsewhere/s");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        fs::read_to_string(dir.join("elsewhere/s/c-black.fnpack")).unwrap(),
+        "proof"
+    );
+    assert!(!dir.join("elsewhere/s.unpacking").exists());
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(pack("elsewhere/s"), packed);
+    // A store already there holds what was settled since: it is not unpacked over.
+    fs::write(dir.join("elsewhere/s/a-b-black.answer"), "newer").unwrap();
+    let output = helpers(&dir, "split_store_unpack s elsewhere/s");
+    assert!(stderr(&output).contains("going on with the store in elsewhere/s"));
+    assert_eq!(
+        fs::read_to_string(dir.join("elsewhere/s/a-b-black.answer")).unwrap(),
+        "newer"
+    );
+    // No archive yet: an empty store.
+    fs::remove_file(dir.join("data/open/split-store/s.tar.gz")).unwrap();
+    let output = helpers(&dir, "split_store_unpack s fresh/s");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(fs::read_dir(dir.join("fresh/s")).unwrap().next().is_none());
+}
+
+#[test]
+fn only_whole_nine_stone_systems_are_derived() {
+    let dir = split_store("split-store-derive");
+    fs::create_dir_all(dir.join("tables")).unwrap();
+    for material in ["2v7", "7v2", "4v5", "3v6"] {
+        fs::write(dir.join(format!("tables/5x9-loss-{material}.fnval")), "").unwrap();
+    }
+    let output = helpers(&dir, "split_store_derive tables");
+    assert!(output.status.success(), "{}", stderr(&output));
+    // 4v5 without 5v4, 3v6 without 6v3: not whole, so not derived.
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "2v7\n");
+    fs::write(dir.join("tables/5x9-loss-5v4.fnval"), "").unwrap();
+    fs::write(dir.join("tables/5x9-loss-6v3.fnval"), "").unwrap();
+    let output = helpers(&dir, "split_store_derive tables");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "2v7,6v3,4v5\n");
 }
