@@ -421,6 +421,11 @@ open_split() { # open_split NAME [status]
         echo "open-split: '$2' is not 'status'" >&2
         exit 2
     }
+    # SPLIT_TAKE="FILE…": certificates settled before (e.g. by a hand split) taken into the
+    # store, each checked against the tables first, as the answers at their positions.
+    local take=()
+    [ -z "${SPLIT_TAKE:-}" ] || read -r -a take <<<"$SPLIT_TAKE"
+    [ ${#take[@]} -eq 0 ] || solve+=(--take "${take[@]}")
     step "$name ($position): can Black force a win? split, the store in $store"
     # As in open_questions: a stop of this shell is passed on to the search, which keeps what
     # it has settled; the store is packed whatever came.
