@@ -323,7 +323,7 @@ impl<'a> Splitter<'a> {
         });
         self.split_node(0, true)?;
         // The split as earlier runs left it, from the store.
-        self.split_as_before(0, &mut Vec::new())?;
+        self.split_as_before(0, &mut Vec::new(), &mut HashSet::new())?;
         loop {
             let (proof, disproof) = self.evaluate(0, &mut Vec::new())?;
             let settled = self.tree[0].answer.outcome != Outcome::Unknown;
@@ -351,9 +351,21 @@ impl<'a> Splitter<'a> {
     /// Split again, from the tree's node `index` down (`path`: the positions of its line
     /// above it), every open position an earlier run split: the split as the store has it.
     /// Turns the store does not answer at all (a batch cut by Ctrl-C) are left to be searched
-    /// when best first reaches them, as stale ones are.
-    fn split_as_before(&mut self, index: usize, path: &mut Vec<Node>) -> Result<(), SolveError> {
+    /// when best first reaches them, as stale ones are. Each position is split again once
+    /// (`rebuilt`), at the first line that reaches it: the lines through a split's
+    /// transpositions (stones stepping back and forth) are exponentially many, and a position
+    /// met again is a leaf with its own answer, split again (its turns recalled, not searched)
+    /// only if best first goes there.
+    fn split_as_before(
+        &mut self,
+        index: usize,
+        path: &mut Vec<Node>,
+        rebuilt: &mut HashSet<Node>,
+    ) -> Result<(), SolveError> {
         let node = &self.tree[index];
+        if !rebuilt.insert(Node::of(&node.position)) {
+            return Ok(());
+        }
         if node.turns.is_none() {
             let open = node.answer.outcome == Outcome::Unknown;
             if !(open && self.may_split(index, path) && self.split_before(&node.position)) {
@@ -365,7 +377,7 @@ impl<'a> Splitter<'a> {
         let children: Vec<usize> = node.turns.iter().flatten().map(|(_, c)| *c).collect();
         path.push(Node::of(&node.position));
         for child in children {
-            self.split_as_before(child, path)?;
+            self.split_as_before(child, path, rebuilt)?;
         }
         path.pop();
         Ok(())
@@ -386,6 +398,7 @@ impl<'a> Splitter<'a> {
     /// searched when best first reaches them), and add them to the tree.
     fn split_node(&mut self, index: usize, search_now: bool) -> Result<(), SolveError> {
         let position = self.tree[index].position;
+        self.mark_split(&position)?;
         let children = children(&self.solve, &position);
         let positions: Vec<Position> = children.iter().map(|(_, child)| *child).collect();
         let settling = Some(self.settling_at(&position));
@@ -1098,7 +1111,11 @@ impl<'a> Splitter<'a> {
         Ok(certificate.claims.into_iter().next())
     }
 
-    /// Whether an earlier run split `position`: the store answers one of its turns. Such a
+    /// Whether an earlier run split `position`: the store marks it split (see
+    /// [`Splitter::mark_split`]), or, in a store kept before splits were marked, answers
+    /// every one of its turns. (That one of its turns is answered says nothing: it may be a
+    /// transposition of a turn of another position split, and every position a step away
+    /// from one split would count as split, and the positions a step from those.) Such a
     /// position is not searched again with a larger budget but split again when its turn
     /// comes (its turns' answers are read back, its open ones searched with the budget).
     fn split_before(&self, position: &Position) -> bool {
@@ -1106,9 +1123,25 @@ impl<'a> Splitter<'a> {
             return false;
         };
         let side = self.setup.side;
-        children(&self.solve, position)
-            .iter()
-            .any(|(_, child)| StoreFiles::new(directory, child, side).answer.exists())
+        StoreFiles::new(directory, position, side).split.exists()
+            || children(&self.solve, position)
+                .iter()
+                .all(|(_, child)| StoreFiles::new(directory, child, side).answer.exists())
+    }
+
+    /// Mark `position` split in the store, if there is one, before its turns are searched: a
+    /// later run splits it again as it rebuilds the split, even where Ctrl-C cut its batch.
+    fn mark_split(&self, position: &Position) -> Result<(), SolveError> {
+        let Some(directory) = self.setup.store.filter(|_| !self.setup.recall_only) else {
+            return Ok(());
+        };
+        let files = StoreFiles::new(directory, position, self.setup.side);
+        if files.split.exists() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(directory)
+            .and_then(|()| std::fs::write(&files.split, ""))
+            .map_err(|e| SolveError(format!("{}: {e}", files.split.display())))
     }
 
     /// Keep `answer` (found at `position`) for the rest of the run, and in the store if
@@ -1274,11 +1307,13 @@ struct Stored {
 }
 
 /// The files that keep one position's answer to one side's question: `KEY.answer` (a line of
-/// text) and `KEY.proof` (its certificate, packed, for a settled answer), KEY naming the position
-/// exactly (white and black stones in hexadecimal, the side to move) and the side asked about.
+/// text), `KEY.proof` (its certificate, packed, for a settled answer) and `KEY.split` (empty:
+/// the position was split), KEY naming the position exactly (white and black stones in
+/// hexadecimal, the side to move) and the side asked about.
 struct StoreFiles {
     answer: PathBuf,
     proof: PathBuf,
+    split: PathBuf,
 }
 
 impl StoreFiles {
@@ -1294,6 +1329,7 @@ impl StoreFiles {
         StoreFiles {
             answer: directory.join(format!("{key}.answer")),
             proof: directory.join(format!("{key}.proof")),
+            split: directory.join(format!("{key}.split")),
         }
     }
 

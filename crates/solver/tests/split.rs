@@ -866,3 +866,53 @@ fn a_search_whose_certificate_cannot_be_read_off_is_split_not_fatal() {
         "the 3x7 start is a White win (SPEC.md §4)"
     );
 }
+
+#[test]
+fn a_position_one_of_whose_turns_another_split_answered_is_not_taken_for_split() {
+    // 5x5 without tables, four stones far apart: the first turns capture nothing, so two
+    // White steps a and b commute around a Black step x: R a x b and R b x a are one
+    // position. Split P = R a x (its turns answered, P marked split); then Q = R b x has one
+    // turn answered (a, to P's turn b) without having been split, and the status of R b
+    // (whose turn x leads to Q) must not take Q for split.
+    let (board, root) = parse_position("W3W/5/5/5/B3B w").unwrap();
+    let after =
+        |position: &Position, index: usize| fanorona_engine::turns(&board, position)[index].result;
+    let white_steps = fanorona_engine::turns(&board, &root).len();
+    let (p, rb) = (0..white_steps)
+        .flat_map(|a| (0..white_steps).map(move |b| (a, b)))
+        .filter(|(a, b)| a != b)
+        .find_map(|(a, b)| {
+            let (ra, rb) = (after(&root, a), after(&root, b));
+            let black_steps = fanorona_engine::turns(&board, &ra).len();
+            (0..black_steps).find_map(|x| {
+                let (p, q) = (after(&ra, x), after(&rb, x));
+                let p_turns = fanorona_engine::turns(&board, &p);
+                let q_turns = fanorona_engine::turns(&board, &q);
+                let shared = (q_turns.iter())
+                    .filter(|t| p_turns.iter().any(|u| u.result == t.result))
+                    .count();
+                (shared > 0 && shared < q_turns.len()).then_some((p, rb))
+            })
+        })
+        .expect("two steps that commute around a third");
+    let store = tempfile::tempdir().unwrap();
+    let setup = split_setup(
+        solve_setup(&board, None, 1_000),
+        Color::Black,
+        0,
+        Some(store.path()),
+    );
+    let setup = uninterrupted(setup);
+    split(&setup, &p).unwrap();
+    assert_eq!(files_in(store.path(), "split").len(), 1, "P marked split");
+
+    // The status of R b: R b split (the root always is), none of its turns, though one of
+    // them, x, leads to Q, whose turn a leads to a position the store answers.
+    let status = SplitSetup {
+        recall_only: true,
+        ..setup
+    };
+    let seen = split(&status, &rb).unwrap();
+    let lines: Vec<&Vec<String>> = seen.positions.iter().map(|p| &p.line).collect();
+    assert_eq!(lines, [&Vec::<String>::new()], "only R b itself is split");
+}
