@@ -72,6 +72,21 @@ step() { # step TEXT…
     echo "reproduce: $(date '+%F %T'): $*" >&2
 }
 
+# Wait for the background command PID to end, passing a stop of this shell (Ctrl-C, SIGTERM,
+# SIGHUP) on to it, so that it saves and exits (`wait` returns early when a signal comes: wait
+# again until PID is gone). Returns PID's exit status.
+wait_passing_stops() { # wait_passing_stops PID
+    local pid=$1 status=0
+    # shellcheck disable=SC2064 # PID is fixed now
+    trap "kill -TERM $pid 2>/dev/null || true" INT TERM HUP
+    while :; do
+        wait "$pid" && status=0 || status=$?
+        kill -0 "$pid" 2>/dev/null || break
+    done
+    trap - INT TERM HUP
+    return "$status"
+}
+
 field() { # field NAME JSON: the value of a top-level field of a one-line JSON document
     sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
 }
@@ -364,12 +379,7 @@ open_questions() { # open_questions FILE[:LINE,…]…
         --save-every 10 "${tops[@]}" --certificate "$open_run" --json &
     local search=$! status=0
     trap - EXIT # its certificates are filed below, whatever comes
-    trap 'kill -TERM $search 2>/dev/null || true' INT TERM HUP
-    while :; do
-        wait "$search" && status=0 || status=$?
-        kill -0 "$search" 2>/dev/null || break
-    done
-    trap - INT TERM HUP
+    wait_passing_stops "$search" || status=$?
     file_certificates "$open_run" "$proofs"
     [ "$status" -eq 0 ] || {
         echo "not settled yet: run the same command again to go on" >&2
@@ -430,13 +440,8 @@ open_split() { # open_split NAME [status]
     # As in open_questions: a stop of this shell is passed on to the search, which keeps what
     # it has settled; the store is packed whatever came.
     "$bin" "${solve[@]}" --json &
-    local search=$! status=0
-    trap 'kill -TERM $search 2>/dev/null || true' INT TERM HUP
-    while :; do
-        wait "$search" && status=0 || status=$?
-        kill -0 "$search" 2>/dev/null || break
-    done
-    trap - INT TERM HUP
+    local status=0
+    wait_passing_stops $! || status=$?
     split_store_pack "$name" "$store"
     [ "$status" -eq 0 ] || {
         echo "not settled yet: run the same command again to go on (a larger SPLIT_MAX_NODES searches the open positions again)" >&2
