@@ -156,13 +156,16 @@ split_store_pack() {
     echo "open-split: the store in $dir packed into $archive ($(find "$dir" -type f | wc -l) files, $(du -k "$archive" | cut -f1) KB)" >&2
 }
 
-# split_store_derive TABLES: the 9-stone materials to answer one ply on (solve --derive; see
-# open_questions in reproduce.sh), comma-separated: each of 2v7, 6v3 and 4v5 whose system is
-# whole in TABLES (both halves' files), so that the searches and the tables fit in memory.
+# split_store_derive TABLES [LEAVE_OUT]: the 9-stone materials to answer one ply on (solve
+# --derive; see open_questions in reproduce.sh), comma-separated: each of 2v7, 6v3 and 4v5
+# whose system is whole in TABLES (both halves' files), so that the searches and the tables
+# fit in memory; none of a system with a half in LEAVE_OUT (comma-separated materials left
+# out: solve --leave-out).
 split_store_derive() {
-    local tables=$1 material other derive=()
+    local tables=$1 leave_out=",${2:-}," material other derive=()
     for material in 2v7 6v3 4v5; do
         other=${material#*v}v${material%v*}
+        [[ $leave_out == *",$material,"* || $leave_out == *",$other,"* ]] && continue
         [ -f "$tables/5x9-loss-$material.fnval" ] && [ -f "$tables/5x9-loss-$other.fnval" ] &&
             derive+=("$material")
     done

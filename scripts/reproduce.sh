@@ -407,7 +407,8 @@ open_tops() { # open_tops FILE…
 # again, best first, up to SPLIT_DEPTH turns deep (default 24), SPLIT_PARALLEL at once (default
 # 1: a table build may hold the other core), SPLIT_MEMORY MiB each (default 1024). Tables:
 # those already in $tables (build them first, e.g. with `open`); the 9-stone systems whole
-# there are answered one ply on (split_store_derive). The store goes on in
+# there are answered one ply on (split_store_derive); SPLIT_LEAVE_OUT="3v6,6v3" searches
+# without those (solve --leave-out), to leave memory for a table build beside it. The store goes on in
 # $STATE/split-store/NAME, unpacked from data/open/split-store/NAME.tar.gz the first time;
 # when the run ends (settled, out of work at SPLIT_MAX_NODES, or stopped by Ctrl-C or SIGTERM:
 # run the same command to go on) it is packed back there, to be committed. A later run
@@ -418,11 +419,12 @@ open_split() { # open_split NAME [status]
     position=$(split_store_position "$name") || exit 2
     store=${STATE:-state}/split-store/$name
     split_store_unpack "$name" "$store"
-    derive=$(split_store_derive "$tables")
+    derive=$(split_store_derive "$tables" "${SPLIT_LEAVE_OUT:-}")
     local solve=(solve --position "$position" --split --only black --tables "$tables"
         --split-depth "${SPLIT_DEPTH:-24}" --max-nodes "${SPLIT_MAX_NODES:-20000000}"
         --memory "${SPLIT_MEMORY:-1024}" --parallel "${SPLIT_PARALLEL:-1}" --state "$store")
     [ -z "$derive" ] || solve+=(--derive "$derive")
+    [ -z "${SPLIT_LEAVE_OUT:-}" ] || solve+=(--leave-out "$SPLIT_LEAVE_OUT")
     if [ "${2:-}" = status ]; then
         "$bin" "${solve[@]}" --status
         return

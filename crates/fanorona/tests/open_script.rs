@@ -229,4 +229,9 @@ fn only_whole_nine_stone_systems_are_derived() {
     fs::write(dir.join("tables/5x9-loss-6v3.fnval"), "").unwrap();
     let output = helpers(&dir, "split_store_derive tables");
     assert_eq!(String::from_utf8_lossy(&output.stdout), "2v7,6v3,4v5\n");
+    // A system with either half left out (SPLIT_LEAVE_OUT) is not derived.
+    let output = helpers(&dir, "split_store_derive tables 3v6,5v4");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "2v7\n");
+    let output = helpers(&dir, "split_store_derive tables 6v3");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "2v7,4v5\n");
 }
