@@ -408,11 +408,11 @@ open_tops() { # open_tops FILE…
 # 1: a table build may hold the other core), SPLIT_MEMORY MiB each (default 1024). Tables:
 # those already in $tables (build them first, e.g. with `open`); the 9-stone systems whole
 # there are answered one ply on (split_store_derive); SPLIT_LEAVE_OUT="3v6,6v3" searches
-# without those (solve --leave-out), to leave memory for a table build beside it. The store goes on in
-# $STATE/split-store/NAME, unpacked from data/open/split-store/NAME.tar.gz the first time;
-# when the run ends (settled, out of work at SPLIT_MAX_NODES, or stopped by Ctrl-C or SIGTERM:
-# run the same command to go on) it is packed back there, to be committed. A later run
-# searches again what was left open only with a larger SPLIT_MAX_NODES. `open-split NAME
+# without those (solve --leave-out), to leave memory for a table build beside it. The store
+# goes on in $STATE/split-store/NAME, unpacked from data/open/split-store/NAME.tar.gz the first
+# time; when the run ends (settled, out of work at SPLIT_MAX_NODES, or stopped by Ctrl-C or
+# SIGTERM: run the same command to go on) it is packed back there, to be committed. A later
+# run searches again what was left open only with a larger SPLIT_MAX_NODES. `open-split NAME
 # status`: where the split stands, searching nothing.
 open_split() { # open_split NAME [status]
     local name=${1%.txt} position store derive
