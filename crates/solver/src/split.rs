@@ -51,7 +51,7 @@ use crate::search::{Limits, Outcome};
 use crate::solve::{solve_keeping_outcomes, SolveError, SolveSetup};
 use crate::taken::{certificate_of, over_these_tables, table_reach};
 use fanorona_engine::{format_position, format_turn, turns, Color, Position};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -323,7 +323,7 @@ impl<'a> Splitter<'a> {
         });
         self.split_node(0, true)?;
         // The split as earlier runs left it, from the store.
-        self.split_as_before(0, &mut Vec::new(), &mut HashSet::new())?;
+        self.split_as_before()?;
         loop {
             let (proof, disproof) = self.evaluate(0, &mut Vec::new())?;
             let settled = self.tree[0].answer.outcome != Outcome::Unknown;
@@ -348,39 +348,47 @@ impl<'a> Splitter<'a> {
         Ok(self.tree[0].answer.clone())
     }
 
-    /// Split again, from the tree's node `index` down (`path`: the positions of its line
-    /// above it), every open position an earlier run split: the split as the store has it.
-    /// Turns the store does not answer at all (a batch cut by Ctrl-C) are left to be searched
-    /// when best first reaches them, as stale ones are. Each position is split again once
-    /// (`rebuilt`), at the first line that reaches it: the lines through a split's
-    /// transpositions (stones stepping back and forth) are exponentially many, and a position
-    /// met again is a leaf with its own answer, split again (its turns recalled, not searched)
-    /// only if best first goes there.
-    fn split_as_before(
-        &mut self,
-        index: usize,
-        path: &mut Vec<Node>,
-        rebuilt: &mut HashSet<Node>,
-    ) -> Result<(), SolveError> {
-        let node = &self.tree[index];
-        if !rebuilt.insert(Node::of(&node.position)) {
-            return Ok(());
-        }
-        if node.turns.is_none() {
-            let open = node.answer.outcome == Outcome::Unknown;
-            if !(open && self.may_split(index, path) && self.split_before(&node.position)) {
-                return Ok(());
+    /// Split again, breadth first from the root, every open position an earlier run split:
+    /// the split as the store has it. Turns the store does not answer at all (a batch cut by
+    /// Ctrl-C) are left to be searched when best first reaches them, as stale ones are. Each
+    /// position is split again once, at the shortest line that reaches it (breadth first):
+    /// the lines through a split's transpositions (stones stepping back and forth) are
+    /// exponentially many, and a position met again is a leaf with its own answer, split
+    /// again (its turns recalled, not searched) only if best first goes there. Depth first,
+    /// a position a turn from the root could be met first six turns deep, through a stone
+    /// stepping out and back, and be split there: named by that line, and nearer the depth
+    /// limit.
+    fn split_as_before(&mut self) -> Result<(), SolveError> {
+        let mut rebuilt: HashSet<Node> = HashSet::new();
+        let mut queue = VecDeque::from([0]);
+        while let Some(index) = queue.pop_front() {
+            let node = &self.tree[index];
+            if !rebuilt.insert(Node::of(&node.position)) {
+                continue;
             }
-            self.split_node(index, false)?;
+            if node.turns.is_none() {
+                let open = node.answer.outcome == Outcome::Unknown;
+                let path = self.positions_above(index);
+                if !(open && self.may_split(index, &path) && self.split_before(&node.position)) {
+                    continue;
+                }
+                self.split_node(index, false)?;
+            }
+            let children = self.tree[index].turns.iter().flatten();
+            queue.extend(children.map(|&(_, child)| child));
         }
-        let node = &self.tree[index];
-        let children: Vec<usize> = node.turns.iter().flatten().map(|(_, c)| *c).collect();
-        path.push(Node::of(&node.position));
-        for child in children {
-            self.split_as_before(child, path, rebuilt)?;
-        }
-        path.pop();
         Ok(())
+    }
+
+    /// The positions of the line from the root to node `index`, above it.
+    fn positions_above(&self, index: usize) -> Vec<Node> {
+        let mut path = Vec::new();
+        let mut above = self.tree[index].parent;
+        while let Some(node) = above {
+            path.push(Node::of(&self.tree[node].position));
+            above = self.tree[node].parent;
+        }
+        path
     }
 
     /// Whether `position` has turns to split and is not answered by the tables.

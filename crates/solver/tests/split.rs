@@ -916,3 +916,88 @@ fn a_position_one_of_whose_turns_another_split_answered_is_not_taken_for_split()
     let lines: Vec<&Vec<String>> = seen.positions.iter().map(|p| &p.line).collect();
     assert_eq!(lines, [&Vec::<String>::new()], "only R b itself is split");
 }
+
+/// The distinct positions the turns of `position` lead to, in turn order.
+fn distinct_children(board: &Board, position: &Position) -> Vec<Position> {
+    let mut children: Vec<Position> = Vec::new();
+    for turn in fanorona_engine::turns(board, position) {
+        if !children.contains(&turn.result) {
+            children.push(turn.result);
+        }
+    }
+    children
+}
+
+/// A line of six turns from `root` through distinct positions whose end is also two turns
+/// from `root` through a later first turn (stones taking the long way round, or stepping out
+/// and back), and the index of that later turn among `root`'s distinct turns.
+fn six_turns_to_a_two_turn_position(board: &Board, root: &Position) -> (Vec<Position>, usize) {
+    let firsts = distinct_children(board, root);
+    let two_turns: Vec<(usize, Position)> = (firsts.iter().enumerate())
+        .flat_map(|(i, first)| {
+            distinct_children(board, first)
+                .into_iter()
+                .map(move |p| (i, p))
+        })
+        .collect();
+    let mut line = vec![*root];
+    fn extend(
+        board: &Board,
+        line: &mut Vec<Position>,
+        two_turns: &[(usize, Position)],
+        firsts: &[Position],
+    ) -> Option<(Vec<Position>, usize)> {
+        if line.len() == 7 {
+            let first = firsts.iter().position(|p| *p == line[1]).unwrap();
+            let end = line[6];
+            let later = two_turns.iter().find(|(i, p)| *i > first && *p == end)?;
+            return Some((line.clone(), later.0));
+        }
+        for child in distinct_children(board, line.last().unwrap()) {
+            if line.contains(&child) {
+                continue;
+            }
+            line.push(child);
+            let found = extend(board, line, two_turns, firsts);
+            line.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    extend(board, &mut line, &two_turns, &firsts).expect("a stone stepping out and back")
+}
+
+#[test]
+fn a_stored_split_is_rebuilt_at_the_shortest_line_to_each_position() {
+    // 5x5 without tables, four stones far apart. The store has split the positions of a
+    // six-turn line R p1 … p5 p6 from the root R, and the position R a (a a later turn of R
+    // than p1's): p6 is also a turn from R a. The status of R must split p6 at its two-turn
+    // line, the shortest, not at the six-turn one that a depth-first walk into p1 meets first.
+    let (board, root) = parse_position("W3W/5/5/5/B3B w").unwrap();
+    let (line, later_first) = six_turns_to_a_two_turn_position(&board, &root);
+    let short_first = distinct_children(&board, &root)[later_first];
+    let store = tempfile::tempdir().unwrap();
+    let setup = uninterrupted(split_setup(
+        solve_setup(&board, None, 10),
+        Color::Black,
+        0,
+        Some(store.path()),
+    ));
+    for position in line[1..].iter().chain([&short_first]) {
+        let answer = split(&setup, position).unwrap();
+        assert_eq!(answer.outcome, Outcome::Unknown, "open at 10 nodes");
+    }
+    let status = SplitSetup {
+        recall_only: true,
+        ..setup
+    };
+    let seen = split(&status, &root).unwrap();
+    let end = (seen.positions.iter())
+        .find(|p| p.position == line[6])
+        .expect("the six-turn line's end is split");
+    assert_eq!(end.line.len(), 2, "split at {:?}", end.line);
+    let chain = (seen.positions.iter()).filter(|p| line[1..6].contains(&p.position));
+    assert_eq!(chain.count(), 5, "the line's other positions are split too");
+}
