@@ -368,7 +368,7 @@ impl<'a> Splitter<'a> {
             }
             if node.turns.is_none() {
                 let open = node.answer.outcome == Outcome::Unknown;
-                let path = self.positions_above(index);
+                let path: Vec<Node> = self.above(index).map(|n| Node::of(&n.position)).collect();
                 if !(open && self.may_split(index, &path) && self.split_before(&node.position)) {
                     continue;
                 }
@@ -380,15 +380,10 @@ impl<'a> Splitter<'a> {
         Ok(())
     }
 
-    /// The positions of the line from the root to node `index`, above it.
-    fn positions_above(&self, index: usize) -> Vec<Node> {
-        let mut path = Vec::new();
-        let mut above = self.tree[index].parent;
-        while let Some(node) = above {
-            path.push(Node::of(&self.tree[node].position));
-            above = self.tree[node].parent;
-        }
-        path
+    /// The nodes above node `index` on its line from the root, its parent first.
+    fn above(&self, index: usize) -> impl Iterator<Item = &TreeNode> {
+        let parent = |node: &TreeNode| node.parent.map(|above| &self.tree[above]);
+        std::iter::successors(parent(&self.tree[index]), move |node| parent(node))
     }
 
     /// Whether `position` has turns to split and is not answered by the tables.
@@ -737,14 +732,7 @@ impl<'a> Splitter<'a> {
 
     /// Whether some position above node `index` on its line from the root is settled.
     fn settled_above(&self, index: usize) -> bool {
-        let mut above = self.tree[index].parent;
-        while let Some(node) = above {
-            if self.tree[node].answer.outcome != Outcome::Unknown {
-                return true;
-            }
-            above = self.tree[node].parent;
-        }
-        false
+        (self.above(index)).any(|node| node.answer.outcome != Outcome::Unknown)
     }
 
     /// A note of where `position` stands after its turns were searched.

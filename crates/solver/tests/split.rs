@@ -966,7 +966,7 @@ fn six_turns_to_a_two_turn_position(board: &Board, root: &Position) -> (Vec<Posi
         }
         None
     }
-    extend(board, &mut line, &two_turns, &firsts).expect("a stone stepping out and back")
+    extend(board, &mut line, &two_turns, &firsts).expect("a six-turn line to a two-turn position")
 }
 
 #[test]
