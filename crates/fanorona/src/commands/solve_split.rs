@@ -56,6 +56,28 @@ struct QuestionReport {
     split_positions: Vec<PositionReport>,
     /// Where an open question hangs (see [`narrow_line`]); `None` once it is answered.
     hangs_on: Option<HangsOn>,
+    /// The open positions nearest to answering "yes" and "no" (see [`nearest`]), at most
+    /// [`NEAREST`] each, nearest first; empty once the question is answered.
+    nearest_yes: Vec<Nearest>,
+    nearest_no: Vec<Nearest>,
+}
+
+/// An open split position that needs only its open turns answered one way to be answered
+/// that way: where the side that chooses against that answer is to move (the other side
+/// for a "yes", the asking side for a "no"), so every turn must go that way.
+#[derive(Serialize, Debug, PartialEq)]
+struct Nearest {
+    /// The turns from the root that lead here (one per ply).
+    line: Vec<String>,
+    stones: u32,
+    /// The side to move there.
+    side: &'static str,
+    /// "yes" or "no": the answer its open turns must all get.
+    towards: &'static str,
+    turns: usize,
+    /// Of `turns`, those answered `towards` already; the others are open.
+    answered: usize,
+    open: Vec<String>,
 }
 
 /// The line from the root along which an open question has one open turn a position (each
@@ -77,6 +99,8 @@ struct PositionReport {
     /// The turns from the root that lead here (one per ply).
     line: Vec<String>,
     position: String,
+    /// The side to move there.
+    side: &'static str,
     /// Stones on the board: how far the position is from the tables.
     stones: u32,
     answer: &'static str,
@@ -230,9 +254,13 @@ fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> Q
         .iter()
         .map(|position| position_report(board, position))
         .collect();
-    let hangs_on = (split.outcome == Outcome::Unknown)
-        .then(|| narrow_line(&split_positions))
-        .flatten();
+    let open = split.outcome == Outcome::Unknown;
+    let hangs_on = open.then(|| narrow_line(&split_positions)).flatten();
+    let near = |towards| match open {
+        true => nearest(&split_positions, side.name(), towards),
+        false => Vec::new(),
+    };
+    let (nearest_yes, nearest_no) = (near("yes"), near("no"));
     QuestionReport {
         side: side.name(),
         answer: outcome_name(split.outcome),
@@ -243,7 +271,40 @@ fn question_report(board: &Board, side: Color, split: &Split, seconds: f64) -> Q
         seconds,
         split_positions,
         hangs_on,
+        nearest_yes,
+        nearest_no,
     }
+}
+
+/// How many positions nearest to each answer a report names.
+const NEAREST: usize = 3;
+
+/// The open positions (not moot, more than one turn) where every turn must be answered
+/// `towards` for the position to be, and at least one is: those with the fewest turns left
+/// open first, then those with the most answered. A "yes" to "can `asking` force a win?" at
+/// a position where the other side is to move needs every turn to be a "yes"; a "no" where
+/// `asking` is to move, every turn a "no". Where the other answer needs a single turn, any
+/// open turn could give it, so no count says how near it is.
+fn nearest(positions: &[PositionReport], asking: &str, towards: &'static str) -> Vec<Nearest> {
+    let every_turn_decides = |p: &PositionReport| (p.side == asking) == (towards == "no");
+    let mut near: Vec<Nearest> = positions
+        .iter()
+        .filter(|p| p.answer == "unknown" && !p.moot && p.turns.len() > 1)
+        .filter(|p| every_turn_decides(p))
+        .map(|p| Nearest {
+            line: p.line.clone(),
+            stones: p.stones,
+            side: p.side,
+            towards,
+            turns: p.turns.len(),
+            answered: p.turns.iter().filter(|t| t.answer == towards).count(),
+            open: open_turns(p).map(|t| t.turns[0].clone()).collect(),
+        })
+        .filter(|n| n.answered > 0)
+        .collect();
+    near.sort_by_key(|n| (n.open.len(), std::cmp::Reverse(n.answered), n.line.len()));
+    near.truncate(NEAREST);
+    near
 }
 
 /// The stones of a position in notation (its ranks' `W`s and `B`s).
@@ -298,6 +359,7 @@ fn position_report(board: &Board, position: &SplitPosition) -> PositionReport {
     PositionReport {
         line: position.line.clone(),
         position: format_position(board, &position.position),
+        side: position.position.side.name(),
         stones: position.position.mover.count() + position.position.waiting.count(),
         answer: outcome_name(position.outcome),
         turns: position
@@ -411,6 +473,9 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
             hangs_on.stones
         );
     }
+    for near in question.nearest_yes.iter().chain(&question.nearest_no) {
+        println!("  {}", nearest_line(question.side, near));
+    }
     let mut open: Vec<&PositionReport> = question
         .split_positions
         .iter()
@@ -425,6 +490,27 @@ fn print_open_lines(question: &QuestionReport, lines: usize) {
             open_turns(position)
         );
     }
+}
+
+/// "nearest to yes: after LINE (N stones): black wins after 22 of white's 23 turns; open: …"
+fn nearest_line(asking: &str, near: &Nearest) -> String {
+    // Towards "yes" the other side is to move there; towards "no", the asking side.
+    let (answer, whose) = match near.towards {
+        "yes" => (format!("{asking} wins"), format!("{}'s", near.side)),
+        _ => (format!("{asking} cannot win"), "its".to_string()),
+    };
+    let at = match near.line.is_empty() {
+        true => "at the root".to_string(),
+        false => format!("after {}", near.line.join(" ")),
+    };
+    format!(
+        "nearest to {}: {at} ({} stones): {answer} after {} of {whose} {} turns; open: {}",
+        near.towards,
+        near.stones,
+        near.answered,
+        near.turns,
+        near.open.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -445,6 +531,11 @@ mod tests {
         PositionReport {
             line: line.iter().map(|t| t.to_string()).collect(),
             position: position.to_string(),
+            side: if position.ends_with('w') {
+                "white"
+            } else {
+                "black"
+            },
             stones: 9,
             answer: "unknown",
             turns,
@@ -503,5 +594,84 @@ mod tests {
         assert!(at_root.line.is_empty());
         assert_eq!(at_root.open, vec!["b1-b2".to_string(), "a1-b2".to_string()]);
         assert_eq!(narrow_line(&[]), None, "no root");
+    }
+
+    #[test]
+    fn the_nearest_positions_are_those_whose_every_turn_must_go_one_way_with_fewest_open() {
+        // "Can White force a win?" White to move at the root: a "no" there needs every turn
+        // a "no" (one is, two open). Below, Black to move: a "yes" needs every Black turn a
+        // "yes".
+        let root = split_at(
+            &[],
+            "BBB/1W1/WW1 w",
+            vec![
+                turn("a2-b2", "BBB/W2/1W1 b", "no"),
+                turn("b1-b2", "BBB/1W1/W2 b", "unknown"),
+                turn("a1-b2", "BBB/1W1/1W1 b", "unknown"),
+            ],
+        );
+        let one_left = split_at(
+            &["b1-b2"],
+            "BBB/1W1/W2 b",
+            vec![
+                turn("c3-c2", "BB1/1WB/W2 w", "yes"),
+                turn("c3-b3", "B1B/1W1/W2 w", "unknown"),
+                turn("a3-b3", "1BB/1W1/W2 w", "yes"),
+            ],
+        );
+        let two_left = split_at(
+            &["a1-b2"],
+            "BBB/1W1/1W1 b",
+            vec![
+                turn("c3-c2", "BB1/1WB/1W1 w", "yes"),
+                turn("c3-b3", "B1B/1W1/1W1 w", "unknown"),
+                turn("a3-b3", "1BB/1W1/1W1 w", "unknown"),
+            ],
+        );
+        // Left out: nothing answered yet, a single turn, a moot position.
+        let none_answered = split_at(
+            &["a2-b2"],
+            "BBB/W2/1W1 b",
+            vec![
+                turn("c3-c2", "BB1/WB1/1W1 w", "unknown"),
+                turn("c3-b3", "B1B/W2/1W1 w", "unknown"),
+            ],
+        );
+        let one_turn = split_at(
+            &["b1-b2", "c3-b3"],
+            "B1B/1W1/W2 w",
+            vec![turn("b2-c3", "B1W/3/W2 b", "unknown")],
+        );
+        let mut moot = split_at(
+            &["b1-b2", "c3-b3", "b2-c3"],
+            "B1W/3/W2 b",
+            vec![
+                turn("a3-b3", "1BW/3/W2 w", "yes"),
+                turn("a3-b2", "2W/1B1/W2 w", "unknown"),
+            ],
+        );
+        moot.moot = true;
+        let positions = [moot, one_turn, none_answered, two_left, one_left, root];
+        let yes = nearest(&positions, "white", "yes");
+        let lines: Vec<&[String]> = yes.iter().map(|n| n.line.as_slice()).collect();
+        assert_eq!(lines, [["b1-b2".to_string()], ["a1-b2".to_string()]]);
+        assert_eq!((yes[0].answered, yes[0].turns), (2, 3));
+        assert_eq!(yes[0].open, ["c3-b3".to_string()]);
+        assert_eq!(
+            nearest_line("white", &yes[0]),
+            "nearest to yes: after b1-b2 (9 stones): white wins after 2 of black's 3 turns; \
+             open: c3-b3"
+        );
+        let no = nearest(&positions, "white", "no");
+        assert_eq!(no.len(), 1, "the root, White to move: {no:?}");
+        assert_eq!(
+            (no[0].answered, no[0].open.len(), no[0].side),
+            (1, 2, "white")
+        );
+        assert_eq!(
+            nearest_line("white", &no[0]),
+            "nearest to no: at the root (9 stones): white cannot win after 1 of its 3 turns; \
+             open: b1-b2, a1-b2"
+        );
     }
 }
