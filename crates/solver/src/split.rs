@@ -732,7 +732,8 @@ impl<'a> Splitter<'a> {
 
     /// Whether some position above node `index` on its line from the root is settled.
     fn settled_above(&self, index: usize) -> bool {
-        (self.above(index)).any(|node| node.answer.outcome != Outcome::Unknown)
+        self.above(index)
+            .any(|node| node.answer.outcome != Outcome::Unknown)
     }
 
     /// A note of where `position` stands after its turns were searched.
