@@ -34,9 +34,10 @@
 //!
 //! Every answer, with its certificate, can be kept in a directory ([`SplitSetup::store`]): a
 //! later run with the same directory reads back what was settled, and searches again only what
-//! was left open with a smaller budget than its own. It first rebuilds the split as the store
-//! has it (every open position an earlier run split is split again, its turns read back), then
-//! goes on best first: a leaf left open by a smaller budget is searched again, with its
+//! was left open with a smaller budget than its own, or over fewer tables (each answer names
+//! the tables its search probed). It first rebuilds the split as the store has it (every open
+//! position an earlier run split is split again, its turns read back), then goes on best
+//! first: a leaf left open by a smaller budget or fewer tables is searched again, with its
 //! siblings left so, when best first reaches it. As in PN², only the leaves of the tree get the
 //! larger budget, and only as they are needed.
 //!
@@ -219,8 +220,9 @@ struct Answer {
     nodes: u64,
     claim: Option<Arc<Claim>>,
     found: Found,
-    /// Open after a smaller budget than this run's, as read back from the store: searched
-    /// again with this run's budget when best first reaches it.
+    /// Open after a smaller budget than this run's, or over fewer tables, as read back from
+    /// the store: searched again with this run's budget and tables when best first reaches
+    /// it.
     stale: bool,
 }
 
@@ -1066,11 +1068,23 @@ impl<'a> Splitter<'a> {
             nodes: 0,
             claim,
             found: Found::Recalled,
-            stale: open && stored.budget < self.solve.limits.nodes,
+            stale: open && self.searched_with_less(&stored),
         };
         self.recalled += 1;
         self.known.insert(Node::of(position), answer.clone());
         Ok(Some(answer))
+    }
+
+    /// Whether an open answer's search had less than this run's searches have: a smaller
+    /// budget, or fewer tables (a table built since may settle what it left open: the 8-stone
+    /// layer settled in a million nodes answers a search over 7 stones had left open after
+    /// twenty million). One stored before answers named their tables is taken as searched
+    /// over fewer: which tables it had is not known.
+    fn searched_with_less(&self, stored: &Stored) -> bool {
+        let fewer_tables = stored
+            .tables
+            .is_none_or(|tables| tables < TableCount::of(&self.solve));
+        stored.budget < self.solve.limits.nodes || fewer_tables
     }
 
     /// The claim of the certificate stored in `files`, over this split's tables. One of fewer
@@ -1163,6 +1177,7 @@ impl<'a> Splitter<'a> {
             budget: self.solve.limits.nodes,
             nodes: answer.nodes,
             numbers: answer.numbers,
+            tables: Some(TableCount::of(&self.solve)),
         };
         files.write_answer(&stored)
     }
@@ -1207,6 +1222,7 @@ pub fn take_into_store(
             budget: 0,
             nodes: 0,
             numbers: None,
+            tables: Some(TableCount::of(setup)),
         };
         files.write_answer(&stored)?;
         answered.push((side, outcome));
@@ -1301,6 +1317,27 @@ struct Stored {
     budget: u64,
     nodes: u64,
     numbers: Option<(u32, u32)>,
+    /// The tables its search probed (`None` in a store kept before answers named them).
+    tables: Option<TableCount>,
+}
+
+/// How far a split's tables reach: every material of up to `stones` stones, and `partial`
+/// materials of the layer above (systems built one by one, both orders counted). Tables are
+/// only ever added, so a larger count is more tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct TableCount {
+    stones: usize,
+    partial: usize,
+}
+
+impl TableCount {
+    fn of(setup: &SolveSetup) -> TableCount {
+        let (stones, partial) = table_reach(setup.tables);
+        TableCount {
+            stones,
+            partial: partial.len(),
+        }
+    }
 }
 
 /// The files that keep one position's answer to one side's question: `KEY.answer` (a line of
@@ -1386,8 +1423,12 @@ fn format_stored(stored: &Stored) -> String {
         Some((proof, disproof)) => format!(" proof={proof} disproof={disproof}"),
         None => String::new(),
     };
+    let tables = match stored.tables {
+        Some(TableCount { stones, partial }) => format!(" tables={stones}+{partial}"),
+        None => String::new(),
+    };
     format!(
-        "answer={outcome} budget={} nodes={}{numbers}\n",
+        "answer={outcome} budget={} nodes={}{numbers}{tables}\n",
         stored.budget, stored.nodes
     )
 }
@@ -1404,11 +1445,23 @@ fn parse_stored(text: &str) -> Option<Stored> {
         _ => return None,
     };
     let number = |name: &str| field(name).and_then(|n| n.parse::<u32>().ok());
+    let count = |text: &str| text.parse::<usize>().ok();
+    let tables = match field("tables") {
+        Some(text) => {
+            let (stones, partial) = text.split_once('+')?;
+            Some(TableCount {
+                stones: count(stones)?,
+                partial: count(partial)?,
+            })
+        }
+        None => None,
+    };
     Some(Stored {
         outcome,
         budget: field("budget")?.parse().ok()?,
         nodes: field("nodes")?.parse().ok()?,
         numbers: number("proof").zip(number("disproof")),
+        tables,
     })
 }
 

@@ -236,6 +236,45 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
 }
 
 #[test]
+fn an_open_answer_is_searched_again_once_more_tables_are_there() {
+    // White's question on 3x7, no level to split and 2,000 nodes a search: open over the
+    // tables of up to 2 stones, and again over those of up to 3. An answer of the store is
+    // searched again over more tables than its search had, not over the same; and one that
+    // names no tables (kept before answers named them) counts as over fewer.
+    let board = Board::new(3, 7).unwrap();
+    let fewer = Tables::build(&board, Rules::default(), 2);
+    let more = Tables::build(&board, Rules::default(), 3);
+    let start = Position::standard_start(&board);
+    let store = tempfile::tempdir().unwrap();
+    let run = |tables: &Tables| {
+        let setup = split_setup(
+            solve_setup(&board, Some(tables), 2_000),
+            Color::White,
+            0,
+            Some(store.path()),
+        );
+        split(&setup, &start).unwrap()
+    };
+    let first = run(&fewer);
+    assert_eq!(first.outcome, Outcome::Unknown);
+    assert!(first.searches > 0);
+    assert_eq!(run(&fewer).searches, 0, "the same tables: read back");
+    let over_more = run(&more);
+    assert_eq!(over_more.outcome, Outcome::Unknown);
+    assert!(over_more.searches > 0, "more tables: searched again");
+    assert_eq!(run(&more).searches, 0, "read back over these tables");
+
+    let answers = files_in(store.path(), "answer");
+    for path in &answers {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains(" tables=3+0"), "{text}");
+        let unnamed = text.split(" tables=").next().unwrap().to_string();
+        std::fs::write(path, unnamed + "\n").unwrap();
+    }
+    assert!(run(&more).searches > 0, "tables unnamed: searched again");
+}
+
+#[test]
 fn a_certificate_found_apart_is_checked_taken_into_the_store_and_read_back_unsearched() {
     // Split with no level to split and 2,000 nodes a search, the 3x7 start stays open. One
     // search of the whole question settles it apart; once its certificate is taken into the
