@@ -412,8 +412,8 @@ open_tops() { # open_tops FILE…
 # goes on in $STATE/split-store/NAME, unpacked from data/open/split-store/NAME.tar.gz the first
 # time; when the run ends (settled, out of work at SPLIT_MAX_NODES, or stopped by Ctrl-C or
 # SIGTERM: run the same command to go on) it is packed back there, to be committed. A later
-# run searches again what was left open only with a larger SPLIT_MAX_NODES. `open-split NAME
-# status`: where the split stands, searching nothing.
+# run searches again what was left open only with a larger SPLIT_MAX_NODES or over more tables
+# than that search had. `open-split NAME status`: where the split stands, searching nothing.
 open_split() { # open_split NAME [status]
     local name=${1%.txt} position store derive
     position=$(split_store_position "$name") || exit 2
@@ -446,7 +446,7 @@ open_split() { # open_split NAME [status]
     wait_passing_stops $! || status=$?
     split_store_pack "$name" "$store"
     [ "$status" -eq 0 ] || {
-        echo "not settled yet: run the same command again to go on (a larger SPLIT_MAX_NODES searches the open positions again)" >&2
+        echo "not settled yet: run the same command again to go on (a larger SPLIT_MAX_NODES, or tables built since, searches the open positions again)" >&2
         exit 1
     }
 }
