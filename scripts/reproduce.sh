@@ -414,6 +414,10 @@ open_tops() { # open_tops FILE…
 # SIGTERM: run the same command to go on) it is packed back there, to be committed. A later
 # run searches again what was left open only with a larger SPLIT_MAX_NODES or over more tables
 # than that search had. `open-split NAME status`: where the split stands, searching nothing.
+# SPLIT_AT="TURNS" roots the split (or the status) at the position those turns lead to from
+# NAME's, with the same store: answers are kept by position, so what the whole split settled
+# there is read back, and what is settled there counts for the whole split on its next run.
+# It steers the work to one line, e.g. the one nearest to settling a turn of the root.
 open_split() { # open_split NAME [status]
     local name=${1%.txt} position store derive
     position=$(split_store_position "$name") || exit 2
@@ -425,6 +429,7 @@ open_split() { # open_split NAME [status]
         --memory "${SPLIT_MEMORY:-1024}" --parallel "${SPLIT_PARALLEL:-1}" --state "$store")
     [ -z "$derive" ] || solve+=(--derive "$derive")
     [ -z "${SPLIT_LEAVE_OUT:-}" ] || solve+=(--leave-out "$SPLIT_LEAVE_OUT")
+    [ -z "${SPLIT_AT:-}" ] || solve+=(--after "$SPLIT_AT")
     if [ "${2:-}" = status ]; then
         "$bin" "${solve[@]}" --status
         return
@@ -438,7 +443,7 @@ open_split() { # open_split NAME [status]
     local take=()
     [ -z "${SPLIT_TAKE:-}" ] || read -r -a take <<<"$SPLIT_TAKE"
     [ ${#take[@]} -eq 0 ] || solve+=(--take "${take[@]}")
-    step "$name ($position): can Black force a win? split, the store in $store"
+    step "$name ($position)${SPLIT_AT:+ after $SPLIT_AT}: can Black force a win? split, the store in $store"
     # As in open_questions: a stop of this shell is passed on to the search, which keeps what
     # it has settled; the store is packed whatever came.
     "$bin" "${solve[@]}" --json &
