@@ -236,6 +236,43 @@ fn a_second_run_with_the_same_store_recalls_what_the_first_settled() {
 }
 
 #[test]
+fn a_split_rooted_deeper_shares_the_store_both_ways() {
+    // `open-split` with SPLIT_AT: a split rooted at a position a turn leads to, with the
+    // store of the split above it. The 3x7 start with no level to split is left open; the
+    // split at one of its open turns settles that turn into the same store, and the split at
+    // the start then reads it back settled instead of searching it.
+    let (board, tables, start) = three_by_seven();
+    let store = tempfile::tempdir().unwrap();
+    let solve = solve_setup(&board, Some(&tables), 2_000);
+    let shallow = split_setup(solve, Color::White, 0, Some(store.path()));
+    let open = split(&shallow, &start).unwrap();
+    assert_eq!(open.outcome, Outcome::Unknown);
+    let root = open.positions.last().unwrap();
+    let turn = (root.turns.iter())
+        .find(|turn| turn.outcome == Outcome::Unknown)
+        .expect("an open turn");
+
+    let deeper = split_setup(solve, Color::White, 12, Some(store.path()));
+    let at_turn = split(&deeper, &turn.position).unwrap();
+    let settled = checked(&at_turn, Some(&tables), Color::White, &turn.position);
+    assert_ne!(settled, Outcome::Unknown, "split deeper, the turn settles");
+
+    let again = split(&shallow, &start).unwrap();
+    assert_eq!(
+        again.searches, 0,
+        "nothing searched again at the same budget"
+    );
+    let root = again.positions.last().unwrap();
+    let read_back = (root.turns.iter())
+        .find(|t| t.position == turn.position)
+        .unwrap();
+    assert_eq!(
+        (read_back.outcome, read_back.found),
+        (settled, Found::Recalled)
+    );
+}
+
+#[test]
 fn an_open_answer_is_searched_again_once_more_tables_are_there() {
     // White's question on 3x7, no level to split and 2,000 nodes a search: open over the
     // tables of up to 2 stones, and again over those of up to 3. An answer of the store is
