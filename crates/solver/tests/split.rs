@@ -243,8 +243,8 @@ fn a_split_rooted_deeper_shares_the_store_both_ways() {
     // the start then reads it back settled instead of searching it.
     let (board, tables, start) = three_by_seven();
     let store = tempfile::tempdir().unwrap();
-    let solve = solve_setup(&board, Some(&tables), 2_000);
-    let shallow = split_setup(solve, Color::White, 0, Some(store.path()));
+    let deeper = stored_split(&board, &tables, store.path());
+    let shallow = SplitSetup { depth: 0, ..deeper };
     let open = split(&shallow, &start).unwrap();
     assert_eq!(open.outcome, Outcome::Unknown);
     let root = open.positions.last().unwrap();
@@ -252,7 +252,6 @@ fn a_split_rooted_deeper_shares_the_store_both_ways() {
         .find(|turn| turn.outcome == Outcome::Unknown)
         .expect("an open turn");
 
-    let deeper = split_setup(solve, Color::White, 12, Some(store.path()));
     let at_turn = split(&deeper, &turn.position).unwrap();
     let settled = checked(&at_turn, Some(&tables), Color::White, &turn.position);
     assert_ne!(settled, Outcome::Unknown, "split deeper, the turn settles");
