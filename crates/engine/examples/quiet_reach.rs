@@ -2,9 +2,10 @@
 //! (paikas, no capture), ply by ply, up to a bound on the positions kept.
 //!
 //! A draw proved by search rests on a held set: positions from which the defender keeps the
-//! attacker from winning, closed under every turn of the attacker. Where the attacker can wander
-//! without capturing, that set is at least as large as the quiet positions it can wander to, and
-//! this counts them (a lower bound: the bound stops the count).
+//! attacker from winning, closed under every turn of the attacker and holding one turn of the
+//! defender at each of the defender's positions. Where neither side captures, a search that does
+//! not yet know the defender's right turns meets the whole quiet graph this counts: the scale of
+//! what it has to pick a held set out of (the set itself can be much smaller).
 //!
 //! ```text
 //! cargo run --release -p fanorona-engine --example quiet_reach -- FEN [TURNS] [MAX_POSITIONS]
