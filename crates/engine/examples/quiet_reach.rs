@@ -11,7 +11,8 @@
 //! cargo run --release -p fanorona-engine --example quiet_reach -- FEN [TURNS] [MAX_POSITIONS]
 //! ```
 //! e.g. `… -- "2B2B1BB/W5BBB/8B/3W5/WW2W2W1 b" "f5-e5 d2-d3" 10000000`.
-use fanorona_engine::{children, parse_position, parse_turn, Board, Position};
+use fanorona_engine::movegen::{has_capture, paika_children};
+use fanorona_engine::{parse_position, parse_turn, Board, Position};
 use std::collections::HashSet;
 use std::process::ExitCode;
 
@@ -50,7 +51,6 @@ fn run(args: Vec<String>) -> Result<(), String> {
 /// Breadth first from `start`, printing after each ply how many positions are new and how many
 /// in all, until no new one comes or `max_positions` are kept (then within the ply).
 fn count_quiet_reach(board: &Board, start: Position, max_positions: usize) {
-    let stones = start.occupied().count();
     let mut seen = HashSet::from([start]);
     let mut frontier = vec![start];
     let mut buffer = Vec::new();
@@ -58,10 +58,14 @@ fn count_quiet_reach(board: &Board, start: Position, max_positions: usize) {
     while !frontier.is_empty() && seen.len() < max_positions {
         let mut next = Vec::new();
         'ply: for position in &frontier {
+            // A capture is compulsory: a side that has one has no quiet turn.
+            if has_capture(board, position.mover, position.waiting) {
+                continue;
+            }
             buffer.clear();
-            children(board, position, &mut buffer);
+            paika_children(board, position, &mut buffer);
             for child in &buffer {
-                if child.occupied().count() == stones && seen.insert(*child) {
+                if seen.insert(*child) {
                     next.push(*child);
                     if seen.len() >= max_positions {
                         break 'ply;
